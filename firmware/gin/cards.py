@@ -1,0 +1,216 @@
+"""Cards, hands as per-suit bitmasks, card text, and a portable PRNG.
+
+A card is an int 0..51: ``suit * 13 + rank`` with rank 0 = ace, 12 = king and
+suits in the order clubs, diamonds, hearts, spades.  A hand is a list of four
+13-bit masks, one per suit, so every hot-path int stays far below 2**30 (on
+the RP2040 larger ints are heap-allocated bignums).
+"""
+
+SUITS = "CDHS"
+RANKS = "A23456789TJQK"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_GLYPHS = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠, for terminals and docs
+
+# Deadwood value by rank: A = 1, 2..10 = pips, J Q K = 10.
+RANK_VALUES = b"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0a\x0a\x0a"
+
+FULL_SUIT = 0x1FFF
+
+
+class GinError(ValueError):
+    """The one exception of the rules core: bad card text or an illegal move.
+
+    Its message is meant for a person and fits on one line of the screen.
+    """
+
+
+def make_card(suit, rank):
+    return suit * 13 + rank
+
+
+def suit_of(card):
+    return card // 13
+
+
+def rank_of(card):
+    return card % 13
+
+
+def value_of(card):
+    return RANK_VALUES[card % 13]
+
+
+def card_text(card):
+    """``7H``, ``TS``, ``AC``: rank letter then suit letter."""
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def cards_text(cards):
+    return " ".join([card_text(c) for c in cards])
+
+
+def parse_card(text):
+    """Parse ``7H``, ``10h``, ``T♠`` and the like; raise GinError on bad text."""
+    if not isinstance(text, str):
+        raise GinError("a card is text like 7H, not %r" % (text,))
+    t = text.strip().upper()
+    if len(t) < 2 or len(t) > 3:
+        raise GinError("bad card %r: write rank then suit, like 7H or TS" % text)
+    r, s = t[:-1], t[-1]
+    if r == "10":
+        r = "T"
+    if len(r) != 1 or RANKS.find(r) < 0:
+        raise GinError("bad card %r: rank must be one of A23456789TJQK" % text)
+    suit = SUITS.find(s)
+    if suit < 0:
+        suit = SUIT_GLYPHS.find(s)
+        if suit < 0:
+            suit = "\u2667\u2662\u2661\u2664".find(s)  # outline glyphs ♧ ♢ ♡ ♤
+    if suit < 0:
+        raise GinError("bad card %r: suit must be one of C D H S" % text)
+    return suit * 13 + RANKS.find(r)
+
+
+def parse_cards(text):
+    """Parse space- or comma-separated cards; duplicates are refused."""
+    if isinstance(text, str):
+        parts = text.replace(",", " ").split()
+    else:
+        parts = list(text)
+    cards = []
+    seen = [0, 0, 0, 0]
+    for p in parts:
+        c = p if isinstance(p, int) else parse_card(p)
+        if not 0 <= c < 52:
+            raise GinError("bad card id %r: ids are 0..51" % (c,))
+        bit = 1 << (c % 13)
+        if seen[c // 13] & bit:
+            raise GinError("duplicate card %s" % card_text(c))
+        seen[c // 13] |= bit
+        cards.append(c)
+    return cards
+
+
+# --- hands as four suit masks ------------------------------------------------
+
+
+def empty_hand():
+    return [0, 0, 0, 0]
+
+
+def hand_of(cards):
+    """A hand (four suit masks) from card ids or card text; refuses duplicates."""
+    h = [0, 0, 0, 0]
+    for c in parse_cards(cards):
+        h[c // 13] |= 1 << (c % 13)
+    return h
+
+
+def hand_add(h, card):
+    h[card // 13] |= 1 << (card % 13)
+
+
+def hand_remove(h, card):
+    h[card // 13] &= ~(1 << (card % 13))
+
+
+def hand_has(h, card):
+    return (h[card // 13] >> (card % 13)) & 1 == 1
+
+
+def hand_cards(h):
+    """Card ids of a hand, ascending (by suit, then rank)."""
+    out = []
+    for s in range(4):
+        m = h[s]
+        r = 0
+        while m:
+            if m & 1:
+                out.append(s * 13 + r)
+            m >>= 1
+            r += 1
+    return out
+
+
+_NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
+
+
+def popcount(m):
+    """Number of set bits of a non-negative int below 2**16."""
+    return _NIBBLE_BITS[m & 15] + _NIBBLE_BITS[(m >> 4) & 15] + _NIBBLE_BITS[(m >> 8) & 15] + _NIBBLE_BITS[m >> 12]
+
+
+def hand_size(h):
+    return popcount(h[0]) + popcount(h[1]) + popcount(h[2]) + popcount(h[3])
+
+
+def mask_value(suit_mask):
+    """Sum of card values of one suit mask."""
+    t = 0
+    r = 0
+    while suit_mask:
+        if suit_mask & 1:
+            t += RANK_VALUES[r]
+        suit_mask >>= 1
+        r += 1
+    return t
+
+
+def sort_by_rank(cards):
+    """Cards ordered by rank, then suit (the screen's rank sort)."""
+    return sorted(cards, key=lambda c: (c % 13) * 4 + c // 13)
+
+
+# --- portable PRNG -----------------------------------------------------------
+# xorshift32: the same numbers on CPython and MicroPython, so one seed deals the
+# same cards everywhere.  It runs a few dozen times per hand, off the hot path.
+
+_M32 = 0xFFFFFFFF
+
+
+def mix_seed(seed, salt=0):
+    """Derive a well-spread nonzero 32-bit seed from any int and a salt."""
+    x = (seed * 0x9E37 + salt * 0x85EB + 0x6A09) & _M32
+    for _ in range(3):
+        x ^= (x << 13) & _M32
+        x ^= x >> 17
+        x ^= (x << 5) & _M32
+        x = (x + 0x2545F491) & _M32
+    return x or 0x1234567
+
+
+class Rng:
+    __slots__ = ("state",)
+
+    def __init__(self, seed):
+        self.state = mix_seed(seed)
+
+    def next32(self):
+        x = self.state
+        x ^= (x << 13) & _M32
+        x ^= x >> 17
+        x ^= (x << 5) & _M32
+        self.state = x
+        return x
+
+    def below(self, n):
+        """Uniform int in 0..n-1 (rejection sampling, no modulo bias)."""
+        limit = (0x100000000 // n) * n
+        while True:
+            r = self.next32()
+            if r < limit:
+                return r % n
+
+    def shuffle(self, items):
+        """Fisher-Yates in place."""
+        i = len(items) - 1
+        while i > 0:
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+            i -= 1
+
+
+def shuffled_deck(seed):
+    deck = list(range(52))
+    Rng(seed).shuffle(deck)
+    return deck
