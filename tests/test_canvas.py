@@ -1,0 +1,558 @@
+"""Canvas, fonts and card art: pixels against simple references, framebuf and MicroPython.
+
+The references here work pixel by pixel on a set of lit points, the plainest
+possible reading of each primitive; the Canvas must give the same bytes.
+MicroPython's own framebuf (WebAssembly port) is the reference for line, rect
+and friends: the same random calls must produce the same 1024 bytes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gin.cards import RANKS, SUITS
+from ui import cardart
+from ui.canvas import CLEAR, COPY, SET, XOR, Canvas
+from ui.font import NORMAL, SMALL, text_width
+
+from host_tools import gen_font
+from host_tools.micropython import run as run_micropython
+
+W, H = 128, 64
+
+
+# --- a pixel-set reference -------------------------------------------------
+
+
+class Ref:
+    """The screen as a set of lit (x, y) points."""
+
+    def __init__(self, lit=()):
+        self.lit = set(lit)
+
+    @classmethod
+    def of(cls, cv: Canvas) -> Ref:
+        lit = set()
+        for i, b in enumerate(cv.buf):
+            if b:
+                x, y = i % W, (i // W) * 8
+                lit.update((x, y + bit) for bit in range(8) if b >> bit & 1)
+        return cls(lit)
+
+    def put(self, x: int, y: int, c: int) -> None:
+        if 0 <= x < W and 0 <= y < H:
+            if c == XOR:
+                self.lit ^= {(x, y)}
+            elif c:
+                self.lit.add((x, y))
+            else:
+                self.lit.discard((x, y))
+
+    def fill_rect(self, x, y, w, h, c):
+        # only the on-screen part: put() would drop the rest anyway
+        for yy in range(max(y, 0), min(y + h, H)):
+            for xx in range(max(x, 0), min(x + w, W)):
+                self.put(xx, yy, c)
+
+    def buf(self) -> bytearray:
+        b = bytearray(W * H // 8)
+        for x, y in self.lit:
+            b[(y >> 3) * W + x] |= 1 << (y & 7)
+        return b
+
+
+def random_canvas(rng: random.Random) -> Canvas:
+    """A canvas with scattered lit pixels, so that every colour has something to act on."""
+    cv = Canvas()
+    cv.buf[:] = bytes(
+        rng.getrandbits(8) & rng.getrandbits(8) if rng.random() < 0.4 else 0 for _ in range(1024)
+    )
+    return cv
+
+
+def coord(rng: random.Random, lo: int, hi: int) -> int:
+    """Mostly on screen, sometimes well off it, often near an edge."""
+    r = rng.random()
+    if r < 0.15:
+        return rng.choice([lo - 1, lo, hi - 1, hi])
+    if r < 0.3:
+        return rng.randint(lo - 40, hi + 40)
+    return rng.randint(lo, hi - 1)
+
+
+def size(rng: random.Random) -> int:
+    return rng.choice([0, 1, 2, 3, rng.randint(-3, 0), rng.randint(1, 20), rng.randint(1, 150)])
+
+
+# --- primitives against the reference ----------------------------------------
+
+
+def test_fill_sets_clears_and_inverts():
+    cv = Canvas()
+    cv.fill(1)
+    assert cv.buf == bytearray(b"\xff" * 1024)
+    cv.pixel(3, 3, 0)
+    cv.fill(XOR)
+    assert Ref.of(cv).lit == {(3, 3)}
+    cv.fill(0)
+    assert cv.buf == bytearray(1024)
+
+
+def test_pixel_get_set_xor_and_clipping():
+    cv = Canvas()
+    cv.pixel(0, 0, 1)
+    cv.pixel(127, 63, 1)
+    cv.pixel(5, 9, 1)
+    cv.pixel(5, 9, XOR)
+    cv.pixel(6, 9, XOR)
+    for x, y in [(-1, 0), (0, -1), (128, 0), (0, 64), (-500, 900)]:
+        cv.pixel(x, y, 1)
+        assert cv.pixel(x, y) == 0
+    assert Ref.of(cv).lit == {(0, 0), (127, 63), (6, 9)}
+    assert cv.buf[0] == 1 and cv.buf[7 * 128 + 127] == 0x80 and cv.buf[128 + 6] == 2
+    assert cv.pixel(6, 9) == 1 and cv.pixel(5, 9) == 0
+
+
+@pytest.mark.parametrize("op", ["hline", "vline", "fill_rect", "rect"])
+def test_rectangles_match_reference(op):
+    rng = random.Random(op)
+    for _ in range(400):
+        cv = random_canvas(rng)
+        ref = Ref.of(cv)
+        x, y = coord(rng, 0, W), coord(rng, 0, H)
+        w, h = size(rng), size(rng)
+        c = rng.choice([CLEAR, SET, XOR])
+        if op == "hline":
+            cv.hline(x, y, w, c)
+            ref.fill_rect(x, y, w, 1, c)
+        elif op == "vline":
+            cv.vline(x, y, h, c)
+            ref.fill_rect(x, y, 1, h, c)
+        elif op == "fill_rect":
+            cv.fill_rect(x, y, w, h, c)
+            ref.fill_rect(x, y, w, h, c)
+        else:
+            if rng.random() < 0.2:
+                cv.rect(x, y, w, h, c, True)
+                ref.fill_rect(x, y, w, h, c)
+            else:
+                cv.rect(x, y, w, h, c)
+                if c != XOR:  # framebuf's four strokes, even for a degenerate box
+                    ref.fill_rect(x, y, w, 1, c)
+                    ref.fill_rect(x, y + h - 1, w, 1, c)
+                    ref.fill_rect(x, y, 1, h, c)
+                    ref.fill_rect(x + w - 1, y, 1, h, c)
+                elif w >= 1 and h >= 1:  # each outline pixel inverted once
+                    edge = {(xx, yy) for xx in range(x, x + w) for yy in (y, y + h - 1)}
+                    edge |= {(xx, yy) for yy in range(y, y + h) for xx in (x, x + w - 1)}
+                    for p in edge:
+                        ref.put(p[0], p[1], c)
+        assert cv.buf == ref.buf(), (op, x, y, w, h, c)
+
+
+def reference_line(x1, y1, x2, y2):
+    """Textbook integer Bresenham in the form MicroPython's modframebuf.c uses."""
+    pts = []
+    dx, sx = (x2 - x1, 1) if x2 - x1 > 0 else (x1 - x2, -1)
+    dy, sy = (y2 - y1, 1) if y2 - y1 > 0 else (y1 - y2, -1)
+    steep = dy > dx
+    if steep:
+        x1, y1, dx, dy, sx, sy = y1, x1, dy, dx, sy, sx
+    e = 2 * dy - dx
+    for _ in range(dx):
+        pts.append((y1, x1) if steep else (x1, y1))
+        while e >= 0:
+            y1 += sy
+            e -= 2 * dx
+        x1 += sx
+        e += 2 * dy
+    pts.append((x2, y2))
+    return pts
+
+
+def test_line_matches_reference_points():
+    rng = random.Random(7)
+    for _ in range(500):
+        cv = Canvas()
+        ref = Ref()
+        a = (coord(rng, 0, W), coord(rng, 0, H), coord(rng, 0, W), coord(rng, 0, H))
+        cv.line(*a, 1)
+        for x, y in reference_line(*a):
+            ref.put(x, y, 1)
+        assert cv.buf == ref.buf(), a
+
+
+def test_line_xor_and_clear():
+    cv = Canvas()
+    cv.fill(1)
+    cv.line(0, 0, 127, 63, 0)
+    assert cv.pixel(0, 0) == 0 and cv.pixel(127, 63) == 0 and cv.pixel(64, 31) + cv.pixel(64, 32) == 1
+    cv.line(0, 0, 127, 63, XOR)
+    assert cv.buf == bytearray(b"\xff" * 1024)
+
+
+# --- text ---------------------------------------------------------------------
+
+
+def glyph_pixels(font, ch):
+    off, w = font.glyph(ch)
+    return [(dx, dy) for dx in range(w) for dy in range(8) if font.data[off + dx] >> dy & 1], w
+
+
+def reference_text(ref, s, x, y, c, font):
+    for ch in s:
+        pts, w = glyph_pixels(font, ch)
+        for dx, dy in pts:
+            ref.put(x + dx, y + dy, c)
+        x += w + 1
+    return x
+
+
+def test_text_matches_reference_anywhere():
+    rng = random.Random(11)
+    alphabet = (
+        [chr(c) for c in range(32, 127)] + list(gen_font.EXTRAS) + ["\u20ac", "\n", "\x00", "\U0001f600"]
+    )
+    for _ in range(600):
+        cv = random_canvas(rng)
+        ref = Ref.of(cv)
+        font = rng.choice([SMALL, NORMAL])
+        s = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 25)))
+        x, y = coord(rng, 0, W), coord(rng, 0, H)
+        c = rng.choice([CLEAR, SET, XOR])
+        got = cv.text(s, x, y, c, font)
+        want = reference_text(ref, s, x, y, c, font)
+        assert got == want, (s, x, y)
+        assert cv.buf == ref.buf(), (s, x, y, c)
+
+
+def test_text_width_and_return_value():
+    cv = Canvas()
+    assert cv.text("", 5, 0) == 5
+    assert text_width("", NORMAL) == 0
+    assert cv.text("Gin", 0, 0) == 18 and cv.text_width("Gin") == 17
+    assert cv.text("Gin", 0, 0, 1, SMALL) == 12 and text_width("Gin", SMALL) == 11
+    # SMALL suits are 5 wide; NORMAL suits 7 wide.
+    assert text_width("A\u2665", SMALL) == 3 + 1 + 5
+    assert text_width("A\u2665", NORMAL) == 5 + 1 + 7
+    # 21 columns of NORMAL and 32 of SMALL fill the 128 px line.
+    assert text_width("x" * 21, NORMAL) <= W < text_width("x" * 22, NORMAL)
+    assert text_width("x" * 32, SMALL) <= W < text_width("x" * 33, SMALL)
+
+
+def test_unknown_characters_draw_the_box():
+    for font in (SMALL, NORMAL):
+        a, b = Canvas(), Canvas()
+        a.text("\u20ac\U0001f600\n", 3, 8, 1, font)
+        b.text("\u25a1\u25a1\u25a1", 3, 8, 1, font)
+        assert a.buf == b.buf and any(a.buf)
+
+
+@pytest.mark.parametrize("font", [SMALL, NORMAL], ids=["SMALL", "NORMAL"])
+def test_every_glyph_stays_in_its_cell(font):
+    chars = [chr(c) for c in range(32, 127)] + list(gen_font.EXTRAS)
+    seen = {}
+    for ch in chars:
+        off, w = font.glyph(ch)
+        cols = bytes(font.data[off : off + w])
+        if 31 < ord(ch) < 127:
+            assert w == font.width
+        assert all(b < (1 << font.height) for b in cols), ch  # nothing below the line box
+        cv = Canvas()
+        x, y = 20, 11
+        end = cv.text(ch, x, y, 1, font)
+        assert end == x + w + 1
+        lit = Ref.of(cv).lit
+        assert all(x <= px < x + w and y <= py < y + font.line for px, py in lit), ch
+        if ch != " ":
+            assert lit, "glyph %r is empty" % ch
+            assert cols not in seen, "glyphs %r and %r look the same" % (
+                seen.get(cols),
+                ch,
+            )
+            seen[cols] = ch
+    # Capitals and digits keep off the descender row: lines never touch.
+    for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789":
+        off, w = font.glyph(ch)
+        assert all(b >> (font.height - 1) == 0 for b in font.data[off : off + w]), ch
+
+
+def test_font_metrics():
+    assert (SMALL.width, SMALL.advance, SMALL.line) == (3, 4, 6)
+    assert (NORMAL.width, NORMAL.advance, NORMAL.line) == (5, 6, 8)
+    assert isinstance(SMALL.data, bytes) and isinstance(NORMAL.data, bytes)
+
+
+# --- sprites --------------------------------------------------------------------
+
+
+def reference_blit(ref, sprite_rows, x, y, c):
+    for dy, row in enumerate(sprite_rows):
+        for dx, px in enumerate(row):
+            if px:
+                ref.put(x + dx, y + dy, XOR if c == XOR else (0 if c == CLEAR else 1))
+            elif c == COPY:
+                ref.put(x + dx, y + dy, 0)
+
+
+def test_blit_matches_reference_all_modes_and_clipping():
+    rng = random.Random(5)
+    for _ in range(500):
+        w, h = rng.randint(1, 14), rng.randint(1, 30)
+        rows = [[rng.random() < 0.5 for _ in range(w)] for _ in range(h)]
+        data = gen_font.columns(["".join("#" if p else "." for p in r) for r in rows])
+        pad = rng.randint(0, 5)
+        data = bytes(rng.getrandbits(8) for _ in range(pad)) + data
+        cv = random_canvas(rng)
+        ref = Ref.of(cv)
+        x, y = coord(rng, -w, W), coord(rng, -h, H)
+        c = rng.choice([CLEAR, SET, XOR, COPY])
+        cv.blit(data, x, y, w, h, c, pad)
+        reference_blit(ref, rows, x, y, c)
+        assert cv.buf == ref.buf(), (w, h, x, y, c)
+
+
+# --- cards -----------------------------------------------------------------------
+
+
+def face_pixels(card: int) -> frozenset:
+    cv = Canvas()
+    cardart.draw_card(cv, 0, 0, card)
+    return frozenset(Ref.of(cv).lit)
+
+
+def test_all_52_faces_are_distinct_and_inside_the_card():
+    faces = [face_pixels(c) for c in range(52)]
+    assert len(set(faces)) == 52
+    for c, f in enumerate(faces):
+        assert all(0 <= x < cardart.CARD_W and 0 <= y < cardart.CARD_H for x, y in f), c
+        # the outline: full left and right sides, rounded corners
+        assert all((0, y) in f and (cardart.CARD_W - 1, y) in f for y in range(1, cardart.CARD_H - 1))
+        assert (0, 0) not in f
+        # rank and suit keep to columns 1..8: a 9 px step hides none of them
+        inner = {p for p in f if 0 < p[1] < cardart.CARD_H - 1 and 0 < p[0] < 10}
+        assert inner and all(1 <= px <= 8 for px, _ in inner), c
+
+    # cards of one rank share the rank picture, cards of one suit the suit picture
+    def inside(f, y0, y1):
+        return {p for p in f if 0 < p[0] < cardart.CARD_W - 1 and y0 <= p[1] < y1}
+
+    def top(f):  # the rank's rows
+        return inside(f, 2, 9)
+
+    def bottom(f):  # the suit's rows
+        return inside(f, 10, cardart.CARD_H - 1)
+
+    for c in range(52):
+        assert top(faces[c]) == top(faces[c % 13])
+        assert bottom(faces[c]) == bottom(faces[(c // 13) * 13])
+    assert len({frozenset(top(faces[r])) for r in range(13)}) == 13
+    assert len({frozenset(bottom(faces[s * 13])) for s in range(4)}) == 4
+
+
+def test_rank_and_suit_order_follow_gin_cards():
+    assert SUITS == "CDHS" and RANKS == "A23456789TJQK"
+    assert cardart.card_label(0) == "A\u2663"
+    assert cardart.card_label(9 + 26) == "\u2469\u2661"  # ten of hearts
+    assert cardart.card_label(12 + 39) == "K\u2660"
+    assert cardart.card_label(13 + 10) == "J\u2662"
+
+
+def test_card_variants():
+    x, y = 40, 20
+    plain = Canvas()
+    cardart.draw_card(plain, x, y, 30)
+    # selected: the same picture CARD_RAISE px higher
+    sel = Canvas()
+    cardart.draw_card(sel, x, y, 30, selected=True)
+    assert Ref.of(sel).lit == {(px, py - cardart.CARD_RAISE) for px, py in Ref.of(plain).lit}
+    # face down: the back, whatever the card
+    b1, b2 = Canvas(), Canvas()
+    cardart.draw_card(b1, x, y, 3, face_down=True)
+    cardart.draw_card(b2, x, y, 44, face_down=True)
+    assert b1.buf == b2.buf and b1.buf != plain.buf
+    back = Canvas()
+    cardart.draw_back(back, x, y)
+    assert back.buf == b1.buf
+    # dim: only outline pixels go, and about half of them
+    dim = Canvas()
+    cardart.draw_card(dim, x, y, 30, dim=True)
+    lost = Ref.of(plain).lit - Ref.of(dim).lit
+    assert Ref.of(dim).lit < Ref.of(plain).lit
+    outline = {(px, py) for px, py in Ref.of(plain).lit if px in (x, x + 10) or py in (y, y + 18)}
+    assert lost <= outline and len(outline) // 3 < len(lost) < len(outline) * 2 // 3
+    # invert: the inside is flipped, the outline kept
+    inv = Canvas()
+    cardart.draw_card(inv, x, y, 30, invert=True)
+    inside = {(px, py) for px in range(x + 1, x + 10) for py in range(y + 1, y + 18)}
+    assert Ref.of(inv).lit == (Ref.of(plain).lit - inside) | (inside - Ref.of(plain).lit)
+
+
+def test_card_covers_what_is_under_it_and_clips():
+    cv = Canvas()
+    cv.fill(1)
+    cardart.draw_card(cv, 10, 10, 0)
+    plain = Canvas()
+    cardart.draw_card(plain, 10, 10, 0)
+    box = {(px, py) for px in range(10, 21) for py in range(10, 29)}
+    assert Ref.of(cv).lit & box == Ref.of(plain).lit
+    for x, y in [
+        (-5, -7),
+        (120, 50),
+        (-11, 0),
+        (128, 0),
+        (0, 64),
+        (0, -19),
+        (-300, 300),
+    ]:
+        c = Canvas()
+        cardart.draw_card(c, x, y, 51, selected=True, dim=True, invert=True)
+        big = Canvas(width=128 + 64, height=64 + 64)
+        cardart.draw_card(big, x + 32, y + 32, 51, selected=True, dim=True, invert=True)
+        for px, py in Ref.of(c).lit:
+            assert big.pixel(px + 32, py + 32) == 1
+        lit_big = {
+            (bx - 32, by - 32)
+            for bx in range(big.width)
+            for by in range(big.height)
+            if big.pixel(bx, by) and 0 <= bx - 32 < W and 0 <= by - 32 < H
+        }
+        assert Ref.of(c).lit == lit_big
+
+
+def test_eleven_cards_fit_the_screen():
+    assert 10 * cardart.CARD_STEP + cardart.CARD_W <= W
+    assert cardart.row_step(11) == cardart.CARD_STEP
+    for n in range(2, 25):
+        st = cardart.row_step(n)
+        assert (n - 1) * st + cardart.CARD_W <= W
+    assert cardart.row_step(1) == cardart.CARD_STEP
+
+
+def test_inline_card_labels():
+    cv = Canvas()
+    x = cardart.draw_inline(cv, 0, 0, 9)  # ten of clubs: narrow "10" + club
+    assert x == cardart.inline_width(9) + 1 == 5 + 1 + 5 + 1
+    lit = Ref.of(cv).lit
+    assert lit and all(py < SMALL.line for _, py in lit)
+    labels = set()
+    for c in range(52):
+        t = Canvas()
+        cardart.draw_inline(t, 0, 0, c)
+        labels.add(bytes(t.buf))
+    assert len(labels) == 52
+
+
+# --- generated tables ---------------------------------------------------------------
+
+
+def test_committed_tables_equal_generator_output():
+    for path, text in gen_font.outputs().items():
+        assert path.read_text(encoding="utf-8") == text, "%s is stale: run host_tools/gen_font.py" % path
+
+
+def test_generator_art_parser_rejects_ragged_art():
+    with pytest.raises(ValueError):
+        gen_font.parse_art("> AB\n#. ##\n#. #\n", 2)
+    with pytest.raises(ValueError):
+        gen_font.parse_art("> A\n#x\n##\n", 2)
+
+
+# --- against MicroPython ----------------------------------------------------------------
+
+
+def random_ops(seed: int, n: int) -> list[tuple]:
+    rng = random.Random(seed)
+    ops = []
+    for _ in range(n):
+        k = rng.choice(["line", "line", "line", "hline", "vline", "rect", "fill_rect", "pixel"])
+        x, y = coord(rng, 0, W), coord(rng, 0, H)
+        c = rng.choice([0, 1, 1])
+        if k == "line":
+            ops.append((k, x, y, coord(rng, 0, W), coord(rng, 0, H), c))
+        elif k in ("hline", "vline"):
+            ops.append((k, x, y, size(rng), c))
+        elif k == "rect" and rng.random() < 0.3:
+            ops.append((k, x, y, size(rng), size(rng), c, True))
+        elif k in ("rect", "fill_rect"):
+            ops.append((k, x, y, size(rng), size(rng), c))
+        else:
+            ops.append((k, x, y, c))
+    return ops
+
+
+_MP_FRAMEBUF = r"""
+import framebuf
+from ui.canvas import Canvas
+OPS = %r
+fb_buf = bytearray(1024)
+fb = framebuf.FrameBuffer(fb_buf, 128, 64, framebuf.MONO_VLSB)
+cv = Canvas()
+for i, op in enumerate(OPS):
+    if i %% 7 == 0:
+        fb.fill(0)
+        cv.fill(0)
+    getattr(fb, op[0])(*op[1:])
+    getattr(cv, op[0])(*op[1:])
+    print("F", fb_buf.hex())
+    print("C", cv.buf.hex())
+"""
+
+
+def test_primitives_equal_micropython_framebuf_byte_for_byte():
+    ops = random_ops(2024, 700)
+    out = run_micropython(_MP_FRAMEBUF % (ops,))
+    fb = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("F ")]
+    mpc = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("C ")]
+    assert len(fb) == len(mpc) == len(ops)
+    cv = Canvas()
+    drawn = 0
+    for i, op in enumerate(ops):
+        if i % 7 == 0:
+            cv.fill(0)
+        getattr(cv, op[0])(*op[1:])
+        assert bytes(cv.buf) == fb[i], ("framebuf differs after", op)
+        assert mpc[i] == fb[i], ("Canvas on MicroPython differs after", op)
+        drawn += any(cv.buf)
+    assert drawn > len(ops) // 2  # the random shapes mostly land on screen
+
+
+SCENE = r"""
+from ui.canvas import Canvas, XOR
+from ui.font import SMALL, NORMAL
+from ui import cardart
+
+
+def scene(k):
+    cv = Canvas()
+    cv.text("You 37  CPU 52 \u00b7 Box 2 \u2026", -3, k, 1, SMALL)
+    cv.text("Knock with 7? \u25c0\u25b6\u25b2\u25bc\u2713\u00d7\u00b0", k - 20, 9 + k)
+    cv.text("unknown \u20ac here", 2, 56 - k, XOR, SMALL)
+    for c in range(52):
+        cardart.draw_card(cv, (c % 13) * 9 - 4 + k, 16 + (c // 13) * 7 + k,
+                          c, c % 5 == 0, c % 7 == 0, c % 3 == 0, c % 4 == 0)
+    x = -2
+    for c in range(0, 52, 5):
+        x = cardart.draw_inline(cv, x, 58 + k % 3, c) + 1
+    cv.fill_rect(100, 20 + k, 28, 9, XOR)
+    cv.rect(-1, -1, 130, 66, XOR)
+    cv.line(k, 63, 127, k, XOR)
+    return cv.buf
+
+
+for k in range(9):
+    print("S", scene(k).hex())
+"""
+
+
+def test_canvas_on_micropython_draws_the_same_text_and_cards():
+    out = run_micropython(SCENE)
+    mp = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("S ")]
+    assert len(mp) == 9
+    ns: dict = {}
+    exec(compile(SCENE.split("for k in range(9)")[0], "scene", "exec"), ns)  # noqa: S102
+    for k in range(9):
+        assert mp[k] == bytes(ns["scene"](k)), "scene %d differs" % k
+    assert len(set(mp)) == 9
