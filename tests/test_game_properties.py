@@ -1,6 +1,5 @@
 """Random full games: every card accounted for, every offered action legal, every other refused."""
 
-from deal import fingerprint
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -8,6 +7,8 @@ from gin import rules as R
 from gin.cards import GinError, Rng
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import ACTION_LIMIT, CANCELLED, OVER, Round
+
+from deal import fingerprint
 
 RULESETS = [
     R.RuleSet(),
@@ -100,7 +101,7 @@ def test_random_matches_scores_match_the_hand_history(seed, ri):
         m.apply(_greedy(m.round, rng))
         assert len(m.summaries) < 400
     won = [0, 0]
-    for kind, w, pts, _k in m.summaries:
+    for kind, w, _pts, _k in m.summaries:
         if kind != CANCELLED:
             won[w] += 1
     assert won == m.wins

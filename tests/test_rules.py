@@ -1,7 +1,6 @@
 """Every rule of shared/RULES.md, each test named after the rule it proves."""
 
 import pytest
-from deal import fingerprint, stacked_deck
 
 from gin import rules as R
 from gin.cards import GinError, card_text, hand_cards, parse_card, parse_cards
@@ -25,6 +24,8 @@ from gin.round import (
     UNDERCUT,
     Round,
 )
+
+from deal import fingerprint, stacked_deck
 
 NONDEALER, DEALER = 0, 1
 
@@ -569,8 +570,16 @@ def test_presets_table():
     }
     for name, row in table.items():
         rs = R.RuleSet.preset_rules(name)
-        got = (rs.knock_limit, rs.gin_bonus, rs.undercut_bonus, rs.big_gin, rs.box_bonus, rs.game_bonus,
-               rs.shutout_bonus, rs.next_dealer)
+        got = (
+            rs.knock_limit,
+            rs.gin_bonus,
+            rs.undercut_bonus,
+            rs.big_gin,
+            rs.box_bonus,
+            rs.game_bonus,
+            rs.shutout_bonus,
+            rs.next_dealer,
+        )
         assert got == row, name
         assert rs.big_gin_bonus == 31
     assert R.RuleSet() == R.RuleSet.preset_rules("classic")
@@ -594,7 +603,9 @@ def test_variant_oklahoma_upcard_sets_the_knock_limit(up, limit):
 
 
 def test_variant_oklahoma_with_straight_the_lower_limit_applies():
-    rnd = Round(R.RuleSet(oklahoma=True, straight=True), DEALER, 0, deck=stacked_deck(EX1[0], EX1[1], "5D", "9H"))
+    rnd = Round(
+        R.RuleSet(oklahoma=True, straight=True), DEALER, 0, deck=stacked_deck(EX1[0], EX1[1], "5D", "9H")
+    )
     assert rnd.knock_limit == 0
 
 
@@ -617,7 +628,9 @@ def test_oklahoma_spade_double_doubles_hand_points_including_bonuses():
 
 
 def test_spade_double_off_by_default():
-    rnd = pass_both_and_draw(Round(R.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX3[0], EX3[1], "TS", "2D")))
+    rnd = pass_both_and_draw(
+        Round(R.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX3[0], EX3[1], "TS", "2D"))
+    )
     rnd.apply(knock("2D"))
     assert rnd.result.points == 43
 
@@ -666,11 +679,15 @@ def test_hollywood_shutout_column_and_match_end():
     _finish_with_knock(m, EX3)  # a +43: closes game 1 with a shutout
     assert m.columns[0].closed and m.columns[0].shutout and m.columns[0].game_bonus[a] == 200
     m.next_hand()
-    _finish_with_knock(m, EX3)  # winner deals, so b knocks gin +43: b's first win goes to game 1? closed -> game 2
+    _finish_with_knock(
+        m, EX3
+    )  # winner deals, so b knocks gin +43: b's first win goes to game 1? closed -> game 2
     b = 1 - a
     assert m.columns[1].totals[b] == 43 and m.columns[1].closed and m.columns[1].winner == b
     m.next_hand()
-    _finish_with_knock(m, EX3)  # a's second win: a has an entry in game 1 (closed); lowest open without: game 3? game 2 is closed
+    _finish_with_knock(
+        m, EX3
+    )  # a's second win: a has an entry in game 1 (closed); lowest open without: game 3? game 2 is closed
     assert m.columns[2].totals[a] == 43 and m.state == GAME_OVER
     assert m.final_tally(a) == 2 * (43 + 200 + 20) and m.final_tally(b) == 43 + 200 + 20
     assert m.winner == a

@@ -137,7 +137,12 @@ _NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x0
 
 def popcount(m):
     """Number of set bits of a non-negative int below 2**16."""
-    return _NIBBLE_BITS[m & 15] + _NIBBLE_BITS[(m >> 4) & 15] + _NIBBLE_BITS[(m >> 8) & 15] + _NIBBLE_BITS[m >> 12]
+    return (
+        _NIBBLE_BITS[m & 15]
+        + _NIBBLE_BITS[(m >> 4) & 15]
+        + _NIBBLE_BITS[(m >> 8) & 15]
+        + _NIBBLE_BITS[m >> 12]
+    )
 
 
 def hand_size(h):

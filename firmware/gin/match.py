@@ -124,7 +124,9 @@ class Match:
         if self.state != PLAYING:
             from gin.cards import GinError
 
-            raise GinError("the hand is over: deal the next one" if self.state == HAND_OVER else "the game is over")
+            raise GinError(
+                "the hand is over: deal the next one" if self.state == HAND_OVER else "the game is over"
+            )
         self.round.apply(a)
         if self.round.phase == OVER:
             self._record(self.round.result.summary())

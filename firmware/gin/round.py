@@ -453,7 +453,9 @@ class Round:
                 if seen[s] & h[s]:
                     raise AssertionError("a card is in two places")
                 seen[s] |= h[s]
-        for c in self.pile + self.deck[self.stock_pos :] + ([self.knock_card] if self.knock_card >= 0 else []):
+        for c in (
+            self.pile + self.deck[self.stock_pos :] + ([self.knock_card] if self.knock_card >= 0 else [])
+        ):
             bit = 1 << (c % 13)
             if seen[c // 13] & bit:
                 raise AssertionError("card %s is in two places" % card_text(c))

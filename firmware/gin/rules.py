@@ -141,8 +141,17 @@ class RuleSet:
             fields[k] = changes[k]
         if preset_changed:
             # A new preset resets the scoring fields it owns; other changes still apply.
-            for k in ("knock_limit", "gin_bonus", "undercut_bonus", "big_gin", "big_gin_bonus", "box_bonus",
-                      "game_bonus", "shutout_bonus", "next_dealer"):
+            for k in (
+                "knock_limit",
+                "gin_bonus",
+                "undercut_bonus",
+                "big_gin",
+                "big_gin_bonus",
+                "box_bonus",
+                "game_bonus",
+                "shutout_bonus",
+                "next_dealer",
+            ):
                 if k not in changes:
                     del fields[k]
         return RuleSet(**fields)

@@ -1,0 +1,100 @@
+# Gin Rummy handheld: host-side build, tests and tools.  `make` alone lists the targets.
+# Targets documented with `## ` appear in `make help`, including those of mk/*.mk fragments.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MPWASM := host_tools/mpwasm
+PYTEST_ARGS ?=
+# A Pico running MicroPython shows up as USB VID:PID 2e8a:0005; `play` passes the serial port it
+# found to `deploy` as PICO_PORT.
+PICO_USB_ID ?= 2e8a:0005
+
+VENV_STAMP := $(VENV)/.gin-deps-installed
+NODE_STAMP := $(MPWASM)/node_modules/.gin-deps-installed
+
+.PHONY: help setup test test-mp lint fmt play bench clean distclean
+
+help: ## List the targets (this text)
+	@echo "Gin Rummy handheld. Usage: make TARGET"
+	@echo
+	@grep -hE '^[a-zA-Z0-9_.-]+:.*## ' $(MAKEFILE_LIST) \
+		| awk 'BEGIN {FS = ":.*## "}; !seen[$$1]++ {printf "  %-12s %s\n", $$1, $$2}'
+
+setup: $(VENV_STAMP) $(NODE_STAMP) ## Create .venv and install the Python and Node tools (fast once done)
+
+# Re-runs only when pyproject.toml changes; the stamp lives in .venv so a fresh venv reinstalls.
+$(VENV_STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { \
+		echo "ERROR: $(PYTHON) not found. Install Python 3.11 or newer (e.g. apt-get install python3 python3-venv)." >&2; \
+		exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+		echo "ERROR: Python 3.11 or newer is needed; $(PYTHON) is $$($(PYTHON) --version 2>&1)." >&2; \
+		exit 1; }
+	@if [ ! -x $(PY) ]; then \
+		echo "Creating $(VENV) ..."; \
+		$(PYTHON) -m venv $(VENV) || { \
+			echo "ERROR: '$(PYTHON) -m venv' failed (on Debian/Ubuntu: apt-get install python3-venv)." >&2; \
+			rm -rf $(VENV); exit 1; }; \
+	fi
+	@$(PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]))' \
+		> $(VENV)/requirements-dev.txt
+	@echo "Installing Python tools into $(VENV) ..."
+	$(PY) -m pip install --quiet --disable-pip-version-check -r $(VENV)/requirements-dev.txt
+	@touch $@
+
+$(NODE_STAMP): $(MPWASM)/package.json $(MPWASM)/package-lock.json
+	@command -v node >/dev/null 2>&1 || { \
+		echo "ERROR: node not found. Install Node.js 18 or newer (e.g. apt-get install nodejs npm)." >&2; \
+		exit 1; }
+	@command -v npm >/dev/null 2>&1 || { \
+		echo "ERROR: npm not found. Install npm (e.g. apt-get install npm)." >&2; \
+		exit 1; }
+	@node -e 'process.exit(parseInt(process.versions.node) >= 18 ? 0 : 1)' || { \
+		echo "ERROR: Node.js 18 or newer is needed; node is $$(node --version)." >&2; \
+		exit 1; }
+	@echo "Installing the MicroPython WebAssembly port into $(MPWASM)/node_modules ..."
+	cd $(MPWASM) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test: setup ## Lint (ruff check), then run every test: CPython and real MicroPython
+	$(PY) -m ruff check .
+	$(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
+
+test-mp: setup ## Run only the tests/mp modules under real MicroPython (quick)
+	$(PY) -m host_tools.mp_unittest
+
+lint: setup ## ruff check plus a format check (no changes made)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+fmt: setup ## Format the code and apply ruff's safe fixes
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+play: setup ## Play: on a connected Pico if there is one (deploys first), else in the host simulator
+	@port=$$($(PY) -m mpremote devs 2>/dev/null | awk 'tolower($$0) ~ /$(PICO_USB_ID)/ {print $$1; exit}'); \
+	if [ -n "$$port" ]; then \
+		echo "Pico found at $$port: deploying, then attaching (Ctrl-D restarts the game, Ctrl-] leaves)."; \
+		$(MAKE) --no-print-directory deploy PICO_PORT=$$port && $(PY) -m mpremote connect $$port repl; \
+	else \
+		echo "No Pico connected: starting the host simulator."; \
+		$(PY) -m host_tools.simulator; \
+	fi
+
+bench: setup ## Run the benchmarks (python -m host_tools.bench)
+	$(PY) -m host_tools.bench
+
+clean: ## Remove caches and build output (keeps .venv and node_modules)
+	rm -rf build .pytest_cache .ruff_cache .hypothesis
+	find . -name __pycache__ -type d -not -path './$(VENV)/*' -prune -exec rm -rf {} +
+
+distclean: clean ## Also remove .venv and host_tools/mpwasm/node_modules
+	rm -rf $(VENV) $(MPWASM)/node_modules
+
+# Fragments (deploy, ...) add their own targets; document them with `## ` to list them in help.
+-include mk/*.mk
