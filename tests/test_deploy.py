@@ -1,0 +1,454 @@
+"""host_tools/deploy.py and mk/deploy.mk, proven against an emulated board.
+
+The board is host_tools/fake_board.py: MicroPython 1.27 (WebAssembly) behind a TCP socket,
+driven by the real mpremote 1.29 through the real make targets.  mip installs the driver
+from a package index served on 127.0.0.1 by the test (mip's own protocol, no internet).
+"""
+
+import functools
+import hashlib
+import http.server
+import json
+import os
+import pty
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from host_tools import deploy
+from host_tools.deploy import DeployError, import_closure
+from host_tools.fake_board import FakeBoard
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# ------------------------------------------------------------------ fixtures
+MINI = {
+    "boot.py": "BOOTED = True\n",
+    "main.py": "import gc\nfrom app import run\nrun()\n",
+    "firmware/app.py": (
+        "import sys\n"
+        "from gin import core\n"
+        "try:\n    import zlib  # a host-only fallback\nexcept ImportError:\n    zlib = None\n"
+        'SCREENS = ("title", "table")\n'
+        "def screen(i):\n"
+        '    name = "scr." + SCREENS[i]\n'
+        '    return __import__(name, None, None, ("Screen",))\n'
+        "def run():\n"
+        "    from gin.extra import VALUE\n"
+        '    print("app run", core.VALUE + VALUE)\n'
+    ),
+    "firmware/gin/__init__.py": "",
+    "firmware/gin/core.py": "from . import helpers\nVALUE = helpers.TWO + 1\n",
+    "firmware/gin/helpers.py": "TWO = 2\n",
+    "firmware/gin/extra.py": "VALUE = 10\n",
+    "firmware/gin/unused.py": "X = 1\n",
+    "firmware/scr/__init__.py": "",
+    "firmware/scr/title.py": "class Screen:\n    name = 'title'\n",
+    "firmware/scr/table.py": "class Screen:\n    name = 'table'\n",
+    "firmware/scr/debug.py": "class Screen:\n    pass\n",
+    "firmware/tools.py": "print('never deployed')\n",
+}
+MINI_DEPLOYED = {
+    "app.mpy", "boot.py", "main.py", "gin/__init__.mpy", "gin/core.mpy", "gin/helpers.mpy",
+    "gin/extra.mpy", "scr/__init__.mpy", "scr/title.mpy", "scr/table.mpy",
+}  # fmt: skip
+
+
+def write_tree(root, files):
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return root
+
+
+@pytest.fixture
+def mini(tmp_path):
+    return write_tree(tmp_path / "tree", MINI)
+
+
+@pytest.fixture
+def board():
+    with FakeBoard() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def mip_index(tmp_path_factory):
+    """A micropython-lib style index on 127.0.0.1 serving an `ssd1306` package (a stand-in driver)."""
+    d = tmp_path_factory.mktemp("index")
+    src = d / "ssd1306.py"
+    src.write_text(
+        "class SSD1306_I2C:\n    def __init__(self, w, h, i2c, addr=0x3C):\n        self.addr = addr\n"
+    )
+    mpy = d / "ssd1306.mpy"
+    subprocess.run([deploy.mpy_cross_binary(), "-o", str(mpy), "-s", "ssd1306.py", str(src)], check=True)
+    data = mpy.read_bytes()
+    short = hashlib.sha256(data).hexdigest()[:8]
+    (d / "file" / short[:2]).mkdir(parents=True)
+    (d / "file" / short[:2] / short).write_bytes(data)
+    pkg = d / "package" / "6" / "ssd1306"  # 6: the .mpy version the board reports
+    pkg.mkdir(parents=True)
+    (pkg / "latest.json").write_text(json.dumps({"hashes": [["ssd1306.mpy", short]], "version": "0.1"}))
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *a):
+            pass
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(d)))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield SimpleIndex(f"http://127.0.0.1:{srv.server_address[1]}", data)
+    srv.shutdown()
+    srv.server_close()
+
+
+class SimpleIndex:
+    def __init__(self, url, driver):
+        self.url = url
+        self.driver = driver
+
+
+def make(*args, tree=None, build=None, port=None, input_text=None, timeout=120):
+    """Run a target of mk/deploy.mk on its own (DEPLOY_SETUP= : .venv exists already)."""
+    cmd = [
+        "make",
+        "-s",
+        "--no-print-directory",
+        "-C",
+        str(ROOT),
+        "-f",
+        "mk/deploy.mk",
+        "DEPLOY_SETUP=",
+        f"PY={sys.executable}",
+    ]
+    if tree is not None:
+        cmd += [f"FW_ROOT={tree}", f"BUILD_DIR={build or tree / 'build' / 'mpy'}"]
+    if port is not None:
+        cmd.append(f"PORT={port}")
+    r = subprocess.run(cmd + list(args), capture_output=True, text=True, input=input_text, timeout=timeout)
+    return r
+
+
+def ok(r):
+    assert r.returncode == 0, f"exit {r.returncode}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr}"
+    return r.stdout
+
+
+def writes(board, since=0):
+    """Files mpremote wrote on the board (its `cp` opens each one 'wb')."""
+    out = []
+    for e in board.execs()[since:]:
+        first = e.split(" ", 2)[2]
+        if first.startswith("f=open(") and "'wb'" in first:
+            out.append(first.split("'")[1])
+    return out
+
+
+def mpremote(port, *args):
+    r = subprocess.run(
+        [sys.executable, "-m", "mpremote", "connect", port, *args], capture_output=True, text=True, timeout=60
+    )
+    return r
+
+
+# ------------------------------------------------------------------ the file list
+def test_closure_is_what_boot_and_main_import_and_nothing_else(mini):
+    entries = import_closure(mini)
+    assert {e.device for e in entries} == MINI_DEPLOYED
+    by = {e.device: e for e in entries}
+    assert by["gin/extra.mpy"].reason == "app.py:12"  # an import inside a function counts
+    assert by["scr/table.mpy"].reason.endswith("(dynamic)")  # "scr." + a string of app.py
+    assert by["gin/helpers.mpy"].module == "gin.helpers"  # `from . import helpers`
+    assert not by["main.py"].compiled and by["app.mpy"].compiled
+
+
+def test_closure_refuses_what_the_pico_cannot_import(tmp_path):
+    tree = write_tree(
+        tmp_path, dict(MINI, **{"firmware/gin/extra.py": "import requests\nimport gin.nothere\nVALUE = 1\n"})
+    )
+    with pytest.raises(DeployError) as info:
+        import_closure(tree)
+    assert "gin/extra.py:1: imports requests" in str(info.value)
+    assert "gin/extra.py:2: imports gin.nothere" in str(info.value)
+    (tree / "main.py").unlink()
+    with pytest.raises(DeployError, match="main.py not found"):
+        import_closure(tree)
+
+
+def test_dynamic_import_without_a_resolvable_name_is_an_error(tmp_path):
+    tree = write_tree(
+        tmp_path, dict(MINI, **{"firmware/app.py": "def run():\n    return __import__(input())\n"})
+    )
+    with pytest.raises(DeployError, match=r"app.py:2: __import__ of a computed name"):
+        import_closure(tree)
+
+
+def test_build_mirrors_the_board_and_drops_stale_files(mini):
+    out = mini / "build"
+    entries = import_closure(mini)
+    assert len(deploy.build(entries, out)) == len(entries)
+    (out / "gin" / "leftover.mpy").write_bytes(b"x")
+    assert deploy.build(entries, out) == []  # nothing changed: nothing recompiled
+    files = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
+    assert files == MINI_DEPLOYED
+    assert (out / "app.mpy").read_bytes()[:2] == b"M\x06"  # .mpy version 6
+    assert (out / "main.py").read_text() == MINI["main.py"]
+
+
+def test_package_json_lists_the_closure_for_mip():
+    r = subprocess.run(
+        [sys.executable, "host_tools/deploy.py", "package-json", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    pj = json.loads((ROOT / "package.json").read_text())
+    sources = {dev for dev, _ in pj["urls"]}
+    assert sources == {e.device.replace(".mpy", ".py") for e in import_closure(ROOT)}
+    assert all((ROOT / src).is_file() for _, src in pj["urls"])
+    assert pj["deps"] == [["ssd1306", "latest"]]
+
+
+# ------------------------------------------------------------------ deploying
+def test_make_deploy_copies_only_what_changed_installs_the_driver_and_resets(mini, board, mip_index):
+    # Leftovers on the board: a source copy that would shadow its .mpy, a module we no longer
+    # ship, and a save file that is not ours to touch.
+    cmds = ["mkdir", ":gin"]
+    for rel, data in (("gin/core.py", "VALUE = -1\n"), ("gin/old.mpy", "x"), ("game.sav", "save")):
+        local = mini / rel.replace("/", "_")
+        local.write_text(data)
+        cmds += ["+", "cp", str(local), ":" + rel]
+    assert mpremote(board.url, *cmds).returncode == 0
+    assert {"gin/core.py", "gin/old.mpy", "game.sav"} <= set(board.files())
+
+    mark = len(board.execs())
+    out = ok(make("deploy", f"MIP_INDEX={mip_index.url}", tree=mini, port=board.url))
+    assert "10 to copy, 0 unchanged, 2 to remove, driver: install" in out
+    files = board.files()
+    build = mini / "build" / "mpy"
+    for rel in MINI_DEPLOYED:
+        assert files[rel] == (build / rel).read_bytes(), rel
+    assert "gin/core.py" not in files and "gin/old.mpy" not in files
+    assert files["game.sav"] == b"save"
+    assert files["lib/ssd1306.mpy"] == mip_index.driver
+    assert sorted(writes(board, mark)) == sorted(MINI_DEPLOYED | {"/lib/ssd1306.mpy"})
+    assert board.hard_resets == 1  # reset into the game
+
+    mark = len(board.execs())
+    out = ok(make("deploy", f"MIP_INDEX={mip_index.url}", tree=mini, port=board.url))
+    assert "0 to copy, 10 unchanged, 0 to remove, driver: present" in out
+    assert writes(board, mark) == []
+    assert board.hard_resets == 2
+
+    (mini / "firmware/gin/helpers.py").write_text("TWO = 3\n")
+    mark = len(board.execs())
+    out = ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
+    assert "1 to copy, 9 unchanged" in out
+    assert writes(board, mark) == ["gin/helpers.mpy"]
+
+    # What landed runs: main.py's closure from the .mpy files alone (the sources are not there).
+    r = mpremote(board.url, "exec", "import main\nimport app\nprint(app.screen(1).Screen.name)")
+    assert r.stdout.split() == ["app", "run", "14", "table"], r.stdout + r.stderr
+
+
+def test_deploy_check_imports_every_module_from_its_mpy(mini, board):
+    ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
+    out = ok(make("deploy-check", tree=mini, port=board.url))
+    loaded = dict(line.split()[:2] for line in out.splitlines() if line.strip())
+    assert set(loaded) == {e.module for e in import_closure(mini) if e.module}
+    assert all(f.endswith(".mpy") for f in loaded.values())
+    # A module that fails to import on the board fails the check.
+    mpremote(board.url, "rm", ":gin/helpers.mpy")
+    r = make("deploy-check", tree=mini, port=board.url)
+    assert r.returncode != 0 and "FAIL" in r.stdout
+
+
+def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board):
+    # A snapshot of the real tree, so that edits made meanwhile cannot change it under the test.
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "firmware", tree / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("boot.py", "main.py"):
+        shutil.copy(ROOT / name, tree / name)
+    build = tmp_path / "build"
+    log = []
+    try:
+        deploy.deploy(board.url, root=tree, build_dir=build, mip=False, log=log.append)
+    except DeployError as e:
+        raise AssertionError(f"{e}\nboard events: {board.events[-30:]}") from None
+    entries = import_closure(tree)
+    files = board.files()
+    assert {k for k, v in files.items() if v is not None} == {e.device for e in entries}
+    res = deploy.check(board.url, tree)
+    assert {m: f for m, f in res.items() if not f.endswith(".mpy")} == {}
+    assert set(res) == {e.module for e in entries if e.module}
+    # Play a demo game on the deployed set (with the host tests' fake hw): every firmware
+    # module the game loads at run time is one that deploy put there.
+    fw_mods = {e.module for e in entries if e.module}
+    hw = tmp_path / "fake_hw.py"
+    hw.write_text((ROOT / "host_tools" / "fake_hw.py").read_text())
+    r = mpremote(
+        board.url,
+        "cp", str(hw), ":fake_hw.py", "+",
+        "exec", "from fake_hw import FakeHw, Driver\nimport app\nhw = FakeHw()\na = app.App(hw)\nd = Driver(a, hw)\n"
+        "a.new_game(True)\nd.run(20000)\nimport sys\nprint('MODS', *sorted(sys.modules))",
+    )  # fmt: skip
+    loaded = set(r.stdout.split("MODS", 1)[1].split()) if "MODS" in r.stdout else set()
+    assert loaded, r.stdout + r.stderr
+    ours = {m for m in loaded if m.split(".")[0] in {e.split(".")[0] for e in fw_mods}}
+    assert ours - fw_mods == set()
+    assert {"app", "gin.round", "ui.table"} <= ours
+
+    # The size report, on the board (deployed above) and emulated.
+    out = ok(make("size", tree=tree, build=build, port=board.url, timeout=300))
+    total = sum((build / e.device).stat().st_size for e in entries)
+    assert f"{len(entries)} files, {total} bytes" in out
+    assert "RAM with every game module imported:" in out, out
+    used, free = (int(x) for x in out.split("RAM with every game module imported:")[1].split()[0:4:3])
+    assert used > 0 and free > 0
+    boot = int(out.split("after boot (title screen):")[1].split()[0])
+    empty = int(out.split("interpreter alone:")[1].split()[0])
+    peak = int(out.split("during play (peak of 30 samples):")[1].split()[0])
+    assert 0 < empty < boot <= peak < deploy.PICO_HEAP_BYTES
+
+
+# ------------------------------------------------------------------ the other targets
+def test_make_logs_reset_and_wipe(mini, board):
+    ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
+    assert "no crash.log" in ok(make("logs", port=board.url))
+    log = mini / "crash.log"
+    log.write_text("--- crash at 1234 ms: ZeroDivisionError\n")
+    assert mpremote(board.url, "cp", str(log), ":crash.log").returncode == 0
+    assert "ZeroDivisionError" in ok(make("logs", port=board.url))
+
+    resets = board.hard_resets
+    ok(make("reset", port=board.url))
+    assert board.hard_resets == resets + 1
+    assert "crash.log" in board.files()  # a reset keeps the flash
+
+    out = ok(make("wipe", port=board.url, input_text="no\n"))
+    assert "cancelled" in out and "main.py" in board.files()
+    out = ok(make("wipe", "YES=1", port=board.url))
+    assert "removed" in out
+    assert board.files() == {}
+
+
+def test_make_mount_runs_the_compiled_tree_without_copying(mini, board):
+    out = ok(make("mount", tree=mini, port=board.url))
+    assert "app run 13" in out
+    assert board.files() == {}  # nothing was copied to the flash
+
+
+def test_make_repl_talks_to_the_board(board):
+    master, slave = pty.openpty()
+    cmd = [
+        "make",
+        "-s",
+        "-C",
+        str(ROOT),
+        "-f",
+        "mk/deploy.mk",
+        "DEPLOY_SETUP=",
+        f"PY={sys.executable}",
+        "repl",
+        f"PORT={board.url}",
+    ]
+    p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
+    os.close(slave)
+    seen = b""
+
+    def read_until(token, timeout=20):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while token not in seen and time.monotonic() < end:
+            if select.select([master], [], [], 0.1)[0]:
+                try:
+                    seen += os.read(master, 4096)
+                except OSError:
+                    break
+        return token in seen
+
+    try:
+        assert read_until(b"Use Ctrl-] or Ctrl-x to exit this shell"), seen
+        end = time.monotonic() + 10  # mpremote puts the terminal in raw mode: then type
+        while termios.tcgetattr(master)[3] & termios.ICANON and time.monotonic() < end:
+            time.sleep(0.02)
+        os.write(master, b"print(6 * 7)\r")
+        assert read_until(b"42"), seen
+        os.write(master, b"\x1d")  # Ctrl-]: leave
+        assert p.wait(timeout=20) == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+
+
+# ------------------------------------------------------------------ the fake board itself
+def _read_until(sock, token, timeout=10):
+    data = b""
+    end = time.monotonic() + timeout
+    sock.settimeout(0.2)
+    while token not in data and time.monotonic() < end:
+        try:
+            chunk = sock.recv(4096)
+        except TimeoutError:
+            continue
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_fake_board_speaks_raw_repl_raw_paste_and_resets(board):
+    with socket.create_connection(("127.0.0.1", board.port)) as s:
+        s.sendall(b"\r\x03\r\x01")
+        assert _read_until(s, b"raw REPL; CTRL-B to exit\r\n>").endswith(b"raw REPL; CTRL-B to exit\r\n>")
+        s.sendall(b"print(1 + 1)\x04")
+        assert _read_until(s, b"\x04>") == b"OK2\n\x04\x04>"
+        s.sendall(b"open('nope')\x04")
+        assert b"OSError: [Errno 2] ENOENT" in _read_until(s, b"\x04>")  # MicroPython's errno, not wasm's
+        s.sendall(b"\x05A\x01")  # raw-paste: window of 128 bytes
+        assert _read_until(s, b"\x80\x00") == b"R\x01\x80\x00"
+        code = b"x = 0\n" + b"x += 1\n" * 40 + b"print(x)\n"
+        s.sendall(code + b"\x04")
+        reply = _read_until(s, b"\x04>")
+        assert reply.count(b"\x01") == len(code) // 128  # one "send more" per window used
+        assert reply.endswith(b"\x0440\n\x04\x04>")
+        s.sendall(b"open('keep.txt', 'w').write('kept')\x04")
+        _read_until(s, b"\x04>")
+        s.sendall(b"\x04")  # soft reset: a fresh interpreter, the same flash
+        assert b"MPY: soft reboot\r\n" in _read_until(s, b"raw REPL; CTRL-B to exit\r\n>")
+        s.sendall(b"print(open('keep.txt').read(), 'x' in globals())\x04")
+        assert _read_until(s, b"\x04>") == b"OKkept False\n\x04\x04>"
+        s.sendall(b"import machine\nmachine.reset()\x04")
+        assert _read_until(s, b"never", timeout=3) == b"OK"  # the link drops, as a Pico's USB does
+    board.wait_event("hard reset")
+    assert board.hard_resets == 1
+    assert board.files()["keep.txt"] == b"kept"
+
+
+def test_without_a_port_the_first_pico_is_chosen():
+    class Port:
+        def __init__(self, device, vid):
+            self.device, self.vid = device, vid
+
+    ports = [Port("/dev/ttyACM1", 0x2E8A), Port("/dev/ttyACM0", 0x2341), Port("/dev/ttyUSB0", None)]
+    assert deploy.find_pico(ports) == "/dev/ttyACM1"  # not the Arduino on ACM0
+    assert deploy.find_pico(ports[1:]) is None  # no Pico: mpremote's own `connect auto`
+    assert deploy.mpremote_cmd(None)[-2:] == ["connect", "auto"]
+
+
+def test_deploy_fails_loudly_when_the_driver_cannot_be_fetched(mini, board):
+    r = make("deploy", "MIP_INDEX=http://127.0.0.1:9", tree=mini, port=board.url)  # nothing listens on port 9
+    assert r.returncode != 0
+    assert "NO_MIP=1" in r.stderr
+    assert board.hard_resets == 0  # a failed deploy does not restart the board into a broken game
