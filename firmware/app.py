@@ -1,0 +1,608 @@
+"""The loop: input -> ui -> game/ai -> save -> draw.
+
+``App(hw)`` runs on the Pico (device/pico.py builds ``hw``) and on the PC
+(the simulator and the tests hand it a fake), always the same code.  Events
+flow one way: a button event goes to the current screen's ``key``, which
+calls an App method (an action, a menu choice); the App changes the game and
+marks the frame dirty; ``draw`` turns the state into pixels.
+
+RAM is the Pico's scarcest resource, so the rules core and the computer
+players are imported when a game needs them, and a screen's module is loaded
+when it is shown and dropped when another takes its place.
+"""
+
+import gc
+import sys
+
+from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
+from ui.canvas import Canvas
+from ui.draw import banner
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+
+    def const(x):
+        return x
+
+
+# Mirrors of gin.match / gin.round numbers, so that booting to the title
+# needs no rules core (a test holds them equal).
+PLAYING = const(0)
+GAME_OVER = const(2)
+DISCARD_PHASE = const(2)
+OVER = const(4)
+KNOCK = const(52)
+DRAW_STOCK = const(104)
+TAKE_DISCARD = const(105)
+PASS = const(106)
+BIG_GIN = const(107)
+
+GAME_FILE = "game.sav"  # savegame.GAME_FILE
+
+# Screen ids: the saved game keeps TABLE or RESULT.
+TITLE = const(0)
+TABLE = const(1)
+RESULT = const(2)
+SHEET = const(3)
+OVER_SCREEN = const(4)
+PASS_SCREEN = const(5)
+PAUSE = const(6)
+RULES = const(7)
+SETTINGS = const(8)
+STATS = const(9)
+HELP = const(10)
+PILE = const(11)
+TEXT = const(12)
+
+# screen id -> (module in ui/, class)
+_SCREENS = (
+    ("menus", "Title"),
+    ("table", "Table"),
+    ("result", "Result"),
+    ("sheet", "Sheet"),
+    ("sheet", "GameOver"),
+    ("pages", "PassDevice"),
+    ("menus", "Pause"),
+    ("options", "RulesMenu"),
+    ("options", "SettingsMenu"),
+    ("pages", "StatsPage"),
+    ("pages", "Help"),
+    ("pages", "Pile"),
+    ("pages", "TextPage"),
+)
+
+VS_CPU = const(0)
+TWO_PEOPLE = const(1)
+WATCH = const(2)
+NAMES = (("You", "CPU"), ("P1", "P2"), ("North", "South"))
+
+DEMO_AFTER_MS = const(60000)  # idle on the title before the demo starts
+PACE_MS = (const(450), const(700))  # the computer's pause before a draw, before a discard
+WATCH_PACE_MS = const(900)
+THINK_MS = const(80)  # a move slower than this shows the thinking mark before the next one
+MSG_MS = const(2600)
+LED_PERIOD_MS = const(2000)  # display missing: three short blinks every two seconds
+RETRY_MS = const(500)  # display missing: how often a frame is offered again
+
+# Left-handed swap: the d-pad and the action diamond trade places
+# (UP<->MENU, LEFT<->DRAW, DOWN<->DISCARD, RIGHT<->KNOCK).
+_LEFTY = b"\x07\x05\x04\x06\x02\x01\x03\x00"
+
+SOUND_ERROR = (220, 90)
+SOUND_TURN = (880, 40)
+SOUND_WIN = (1320, 120)
+
+
+def ticks_diff(a, b):
+    d = (a - b) & ((1 << 30) - 1)
+    if d >= 1 << 29:
+        d -= 1 << 30
+    return d
+
+
+def _drop_module(name):
+    """Forget a module so the GC can take its code back."""
+    if sys.modules.pop(name, None) is None:
+        return
+    cut = name.rfind(".")
+    pkg = sys.modules.get(name[:cut]) if cut > 0 else None
+    if pkg is not None:
+        try:
+            delattr(pkg, name[cut + 1 :])
+        except (AttributeError, TypeError):
+            pass
+
+
+class App:
+    def __init__(self, hw, resume=False):
+        from profile import Stats, default_settings
+
+        self.hw = hw
+        self.canvas = Canvas()
+        self.idle = Idle(hw.clock.ticks_ms())
+        self.level_shown = AWAKE
+        self.saves = None
+        self.settings = default_settings()
+        self.stats = Stats()
+        msg = None
+        try:
+            from savegame import SaveManager
+        except ImportError:  # no saves on this build: play on without them
+            SaveManager = None
+        if SaveManager is not None:
+            self.saves = SaveManager(hw.storage)
+            self.settings, self.stats, msg = self.saves.load_profile()
+        # the game
+        self.match = None
+        self.mode = self.settings["mode"]
+        self.level = self.settings["level"]
+        self.players = [None, None]
+        self.aiseed = 0
+        self.seat = 0  # whose hand the table shows
+        self.sort = 0
+        self.cursor = -1  # card id under the cursor
+        self.notes = ["", ""]  # each player's last visible move, in words
+        self.demo = False
+        self.thinking = False
+        self.ai_due = None
+        self._slow = [False, False]
+        self.hand_recorded = -1
+        self.has_save = False
+        self.save_due = False
+        # the screen
+        self.view = None
+        self.view_mod = None
+        self.dirty = True
+        self.redraw_at = None
+        self.msg = None
+        self.msg_err = False
+        self.msg_until = 0
+        self.frames = 0
+        self.led_on = False
+        self.apply_contrast()
+        self._peek_save()
+        self.goto(TITLE)
+        if msg:
+            self.say(msg)
+        if resume and self.has_save:
+            self.continue_game()
+
+    # --- settings and saves ------------------------------------------------
+
+    def _peek_save(self):
+        """Is there a saved game?  Only looks for the files: loading waits for Continue."""
+        st = self.hw.storage
+        self.has_save = self.saves is not None and (
+            st.read(GAME_FILE) is not None
+            or st.read_temp(GAME_FILE) is not None
+            or st.read_backup(GAME_FILE) is not None
+        )
+
+    def save_settings(self):
+        if self.saves is not None:
+            self.saves.save_settings(self.settings)
+
+    def apply_contrast(self):
+        self.hw.display.contrast(DIM_CONTRAST if self.level_shown == DIM else self.settings["contrast"])
+
+    def autosave(self):
+        m = self.match
+        if self.saves is None or self.demo or m is None or m.state == GAME_OVER:
+            return
+        from savegame import snapshot_of
+
+        screen = TABLE if m.state == PLAYING else RESULT
+        cur = self.cursor if self.cursor >= 0 else 0
+        self.saves.save_game(snapshot_of(m, screen, self.mode, self.level, self.sort, cur, self.aiseed))
+        if self.saves.error:
+            self.say(self.saves.error, True)
+        self.has_save = True
+
+    def clear_save(self):
+        if self.saves is not None:
+            self.saves.clear_game()
+        self.has_save = False
+
+    # --- screens --------------------------------------------------------------
+
+    def goto(self, sid, arg=None):
+        mod, cls = _SCREENS[sid]
+        mod = "ui." + mod
+        old = self.view_mod
+        self.view = None
+        if old is not None and old != mod:
+            _drop_module(old)
+        m = __import__(mod, None, None, (cls,))
+        self.view_mod = mod
+        self.view = getattr(m, cls)(self, arg)
+        self.dirty = True
+        self.redraw_at = None
+
+    def say(self, text, err=False, ms=MSG_MS):
+        """A one-line message (an error is inverted and beeps) until ms pass or a button acts."""
+        self.msg = text
+        self.msg_err = err
+        self.msg_until = self.hw.clock.ticks_ms() + ms
+        self.dirty = True
+        if err:
+            self.beep(SOUND_ERROR)
+
+    def beep(self, tone):
+        if self.settings["sound"] and not self.demo:
+            self.hw.sound.tone(tone[0], tone[1])
+
+    def message_line(self, c, y, now):
+        """Draw the pending message at row y; returns ms until its next frame (0: none or static)."""
+        if self.msg is None:
+            return 0
+        r = banner(c, self.msg, y, now, True)
+        if not self.msg_err:
+            # plain messages: a frame, not a block, so they don't shout
+            c.fill_rect(1, y + 1, 126, 5, 2)
+        return r
+
+    # --- the game ---------------------------------------------------------------
+
+    @property
+    def names(self):
+        return NAMES[self.mode]
+
+    def is_human(self, p):
+        return self.players[p] is None
+
+    def _make_players(self):
+        self.players = [None, None]
+        if self.mode == TWO_PEOPLE:
+            return
+        from gin import ai
+        from gin.cards import mix_seed
+
+        level = ai.LEVELS[2 if self.demo else self.level]
+        self.players[1] = ai.make_player(level, self.aiseed)
+        if self.mode == WATCH:
+            self.players[0] = ai.make_player(level, mix_seed(self.aiseed, 7))
+
+    def _fresh_seed(self, salt):
+        # The moment of the button press is the entropy a handheld has.
+        from gin.cards import mix_seed
+
+        return mix_seed(self.hw.clock.ticks_ms() + self.frames * 7919, salt) & 0x7FFFFFFF
+
+    def new_game(self, demo=False):
+        from gin.cards import GinError
+        from gin.match import Match
+        from gin.rules import RuleSet
+
+        self.demo = demo
+        if demo:
+            self.mode = WATCH
+        else:
+            self.mode = self.settings["mode"]
+            self.level = self.settings["level"]
+        try:
+            rules = RuleSet.from_bytes(self.settings["rules"])
+        except GinError:
+            rules = RuleSet()
+        seed = self._fresh_seed(1)
+        self.aiseed = self._fresh_seed(2)
+        self.match = None
+        gc.collect()
+        self.match = Match(rules, seed)
+        self.hand_recorded = -1
+        self._make_players()
+        self._start_hand()
+        self.autosave()  # the deal is on flash before anyone sees it: a power cut can't reshuffle
+
+    def continue_game(self):
+        snap = None
+        if self.saves is not None:
+            snap, msg = self.saves.load_game()
+            if msg:
+                self.say(msg)
+        if snap is None:
+            self.has_save = False
+            if self.msg is None:
+                self.say("No saved game", True)
+            return
+        self.demo = False
+        self.mode = snap["mode"]
+        self.level = snap["level"]
+        self.aiseed = snap["aiseed"]
+        self.sort = snap["sort"]
+        self.match = snap["match"]
+        self.hand_recorded = len(self.match.summaries)
+        self._make_players()
+        self.notes = ["", ""]
+        self.thinking = False
+        self.ai_due = None
+        if self.match.round.phase != OVER:
+            self._start_view()
+            self.cursor = snap["cursor"]
+        else:
+            self.goto(RESULT)
+
+    def _start_hand(self):
+        self.notes = ["", ""]
+        self.cursor = -1
+        self.thinking = False
+        self.ai_due = None
+        self._start_view()
+
+    def _start_view(self):
+        if self.mode == TWO_PEOPLE:
+            self.seat = self.match.round.player
+            self.goto(PASS_SCREEN)
+        else:
+            self.seat = 0
+            self.goto(TABLE)
+
+    def next_hand(self):
+        m = self.match
+        if m.state == GAME_OVER:
+            self.goto(OVER_SCREEN)
+            return
+        m.next_hand()
+        self._start_hand()
+        self.autosave()
+
+    def _leave_match(self):
+        self.save_due = False
+        self.match = None
+        self.players = [None, None]
+        self.demo = False
+        self.view = None
+        _drop_module("gin.ai")
+        _drop_module("gin.ai_eval")
+        gc.collect()
+
+    def end_match(self):
+        """Leave a finished match (or the demo) for the title; stats were counted as it ended."""
+        if not self.demo and self.match is not None and self.match.state == GAME_OVER:
+            self.clear_save()
+        self._leave_match()
+        self._peek_save()
+        self.goto(TITLE)
+
+    def quit_to_title(self):
+        self.autosave()
+        self._leave_match()
+        self._peek_save()
+        self.goto(TITLE)
+
+    def act(self, a):
+        """A person's action; an illegal one is refused with the reason on one line."""
+        from gin.cards import GinError
+
+        m = self.match
+        if m is None or m.state != PLAYING:
+            return False
+        if not self.is_human(m.round.player):
+            self.say("Wait: %s is playing" % self.names[m.round.player], True)
+            return False
+        try:
+            self._apply(a)
+        except GinError as e:
+            self.say(str(e), True)
+            return False
+        if not self.msg_err:
+            self.msg = None
+        return True
+
+    def _apply(self, a):
+        m = self.match
+        rnd = m.round
+        p = rnd.player
+        before = list(rnd.hands[p])
+        m.apply(a)
+        # Saved at the end of this step, once the frame is out: the flash write
+        # (tens of ms on a Pico) doesn't delay what the press shows.
+        self.save_due = True
+        self.msg = None
+        self.dirty = True
+        self._note(p, a, rnd)
+        if (a == DRAW_STOCK or a == TAKE_DISCARD) and p == self.seat:
+            # the cursor goes to the card that just arrived
+            h = rnd.hands[p]
+            for s in range(4):
+                new = h[s] & ~before[s]
+                if new:
+                    r = 0
+                    while not new >> r & 1:
+                        r += 1
+                    self.cursor = s * 13 + r
+        if rnd.phase == OVER:
+            self._hand_over()
+            return
+        if self.mode == TWO_PEOPLE and rnd.player != self.seat:
+            self.seat = rnd.player
+            self.goto(PASS_SCREEN)
+            return
+        if self.mode == VS_CPU and p == 1 and rnd.player == 0:
+            self.beep(SOUND_TURN)
+
+    def _note(self, p, a, rnd):
+        from ui.draw import card_str
+
+        if a == TAKE_DISCARD:
+            self.notes[p] = "took " + card_str(rnd.took[p][-1])
+        elif a == DRAW_STOCK:
+            self.notes[p] = "drew"
+        elif a == PASS:
+            self.notes[p] = "passed"
+        elif a == BIG_GIN:
+            self.notes[p] = "big gin!"
+        elif KNOCK <= a < KNOCK + 52:
+            self.notes[p] = "knocked"
+
+    def _hand_over(self):
+        m = self.match
+        n = len(m.summaries)
+        if self.mode == VS_CPU and not self.demo and self.hand_recorded < n:
+            self.hand_recorded = n
+            self.stats.record_hand(self.level, m.summaries[-1], 0, (m.seed, n))
+            if m.state == GAME_OVER:
+                self.stats.record_match(self.level, m, 0, m.seed)
+            if self.saves is not None:
+                self.saves.save_stats(self.stats)
+        r = m.round.result
+        if r.winner >= 0 and self.is_human(r.winner) and self.mode != WATCH:
+            self.beep(SOUND_WIN)
+        if m.state == GAME_OVER:
+            if not self.demo:
+                self.clear_save()
+            self.save_due = False
+        self.thinking = False
+        self.ai_due = None
+        self.goto(RESULT)
+
+    def hint(self):
+        """The hard player's (action, reason) for the person to act, or None."""
+        m = self.match
+        if m is None or m.state != PLAYING or not self.is_human(m.round.player):
+            return None
+        from gin import ai
+
+        return ai.hint(m.observation(m.round.player))
+
+    # --- the computer's turn -------------------------------------------------------
+
+    def _autoplay(self, now):
+        m = self.match
+        if m is None or m.state != PLAYING or self.view.sid != TABLE:
+            return
+        rnd = m.round
+        p = rnd.player
+        pl = self.players[p]
+        if pl is None:
+            return
+        if self.ai_due is None:
+            if self.mode == WATCH:
+                pace = WATCH_PACE_MS
+            else:
+                pace = PACE_MS[1 if rnd.phase == DISCARD_PHASE else 0]
+            self.ai_due = now + pace
+            return
+        if ticks_diff(now, self.ai_due) < 0:
+            return
+        if self._slow[p] and not self.thinking:
+            self.thinking = True  # drawn this step; the move comes next step
+            self.dirty = True
+            return
+        feed = getattr(self.hw, "feed", None)
+        if feed is not None:
+            feed()
+        clock = self.hw.clock
+        t0 = clock.ticks_ms()
+        a = pl.choose(m.observation(p))
+        self._slow[p] = ticks_diff(clock.ticks_ms(), t0) >= THINK_MS
+        self.thinking = False
+        self.ai_due = None
+        if self.mode == WATCH and not self.demo:
+            self.idle.last = now  # someone is watching: no dimming while the computers play
+        from gin.cards import GinError
+
+        try:
+            self._apply(a)
+        except GinError as e:
+            # a computer player's bug must not end the game: note it, play the first legal move
+            self.hw.log("computer %d chose %d: %s" % (p, a, e))
+            self._apply(m.round.legal_actions()[0])
+
+    # --- the loop ----------------------------------------------------------------
+
+    def step(self):
+        """One loop iteration; returns the ms the loop may sleep."""
+        hw = self.hw
+        now = hw.clock.ticks_ms()
+        evs = hw.buttons.events()
+        if evs:
+            evs = self.idle.filter(evs, now)
+            if self.level_shown != AWAKE:
+                self._set_level(AWAKE)
+            lefty = self.settings["left"]
+            for ev in evs:
+                if lefty:
+                    ev = _LEFTY[ev >> 2] * 4 + (ev & 3)
+                if ev & 3 == 0 and self.msg is not None and not self.msg_err:
+                    self.msg = None
+                    self.dirty = True
+                self.view.key(self, ev >> 2, ev & 3)
+        level = self.idle.update(now, self.settings["dim_s"], self.settings["off_s"], not self.demo)
+        if level != self.level_shown:
+            self._set_level(level)
+        if level == OFF and self.demo:
+            self.end_match()
+        elif self.view.sid == TITLE and level != OFF and self.idle.idle_ms(now) >= DEMO_AFTER_MS:
+            self.new_game(True)
+        self._autoplay(now)
+        tick = getattr(self.view, "tick", None)
+        if tick is not None:
+            tick(self, now)
+        if self.msg is not None and ticks_diff(now, self.msg_until) >= 0:
+            self.msg = None
+            self.dirty = True
+        if self.redraw_at is not None and ticks_diff(now, self.redraw_at) >= 0:
+            self.dirty = True
+        if self.dirty and self.level_shown != OFF:
+            self.draw(now)
+        if self.save_due:
+            self.save_due = False
+            self.autosave()
+        self._led(now)
+        return self._sleep_ms(now)
+
+    def _set_level(self, level):
+        d = self.hw.display
+        old = self.level_shown
+        self.level_shown = level
+        if level == OFF:
+            d.power(False)
+            return
+        if old == OFF:
+            d.power(True)
+            self.dirty = True
+        self.apply_contrast()
+
+    def _sleep_ms(self, now):
+        if self.level_shown == OFF:
+            return 50
+        if self.thinking:
+            return 1
+        ms = 20
+        for t in (self.ai_due, self.redraw_at):
+            if t is not None:
+                d = ticks_diff(t, now)
+                if d < ms:
+                    ms = d
+        return ms if ms > 0 else 1
+
+    def draw(self, now):
+        c = self.canvas
+        c.fill(0)
+        ms = self.view.draw(self, c, now)
+        y = self.view.msg_y
+        if y >= 0:
+            m2 = self.message_line(c, y, now)
+            if m2 and (not ms or m2 < ms):
+                ms = m2
+        self.dirty = False
+        self.frames += 1
+        if not self.hw.display.show(c.buf):
+            ms = RETRY_MS  # offer the frame again: the display may come back
+        self.redraw_at = now + ms if ms else None
+
+    def _led(self, now):
+        if self.hw.display.present:
+            on = False
+        else:
+            t = now % LED_PERIOD_MS
+            on = t < 900 and (t % 300) < 120
+        if on != self.led_on:
+            self.led_on = on
+            self.hw.led.set(on)
+
+    def run(self):
+        hw = self.hw
+        while True:
+            hw.clock.sleep_ms(self.step())

@@ -1,0 +1,156 @@
+"""The Pico's ``hw`` object: every pin from device/pins.py, every machine call here.
+
+``build()`` returns the object the app is handed (see the contract in
+docs/HELPERS_CONTEXT.md): display, buttons, clock, storage, sound, led,
+battery_mv(), reset(), log(), name, plus ``feed`` for the watchdog.
+Nothing here raises for missing optional parts: no piezo, no battery
+divider, no display (the app blinks the LED and keeps trying).
+"""
+
+import sys
+import time
+
+import machine
+
+from device import pins
+from device.buttons import BUTTON_NAMES, PicoButtons
+from device.display import Display
+from device.storage import FileStorage
+
+LOG_FILE = "crash.log"
+LOG_MAX = 4096  # bytes kept; the older half goes when the log grows past this
+
+
+class Clock:
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+    def sleep_ms(self, ms):
+        time.sleep_ms(ms)
+
+
+class Piezo:
+    """A tone on a PWM pin that stops itself (a one-shot timer): the loop never waits for it."""
+
+    def __init__(self, gpio):
+        self._pwm = machine.PWM(machine.Pin(gpio))
+        self._pwm.duty_u16(0)
+        self._timer = machine.Timer(-1)
+
+    def tone(self, freq_hz, ms):
+        try:
+            self._pwm.freq(freq_hz)
+            self._pwm.duty_u16(32768)
+            self._timer.init(mode=machine.Timer.ONE_SHOT, period=ms, callback=self._stop)
+        except (ValueError, OSError):
+            self._pwm.duty_u16(0)
+
+    def _stop(self, _t):
+        self._pwm.duty_u16(0)
+
+
+class Silent:
+    def tone(self, freq_hz, ms):
+        pass
+
+
+class Led:
+    def __init__(self, pin):
+        self._pin = machine.Pin(pin, machine.Pin.OUT)
+
+    def set(self, on):
+        self._pin.value(1 if on else 0)
+
+
+def i2c():
+    """The display's bus, from the pin map."""
+    return machine.I2C(
+        pins.I2C_ID, sda=machine.Pin(pins.I2C_SDA), scl=machine.Pin(pins.I2C_SCL), freq=pins.I2C_FREQ
+    )
+
+
+class PicoHw:
+    name = "pico"
+
+    def __init__(self):
+        self.clock = Clock()
+        self.display = Display(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT), pins.OLED_WIDTH, pins.OLED_HEIGHT)
+        self.buttons = PicoButtons([pins.BUTTONS.get(n) for n in BUTTON_NAMES])
+        self.storage = FileStorage("")
+        self.sound = Piezo(pins.PIEZO) if pins.PIEZO is not None else Silent()
+        self.led = Led(pins.LED)
+        self._adc = None
+        self._radio_cs = None
+        if pins.VSYS_ADC is not None:
+            self._adc = machine.ADC(pins.VSYS_ADC)
+            if "Pico W" in sys.implementation._machine or "Pico 2 W" in sys.implementation._machine:
+                # GPIO29 doubles as the radio's clock: its chip select (GPIO25) high keeps it off the line
+                self._radio_cs = machine.Pin(25, machine.Pin.OUT, value=1)
+        self.feed = None  # main.py puts the watchdog's feed here
+        if self.display.fault == "driver":
+            # the one fault a person can't see the cause of: say it where mpremote will show it
+            self.log("display: no ssd1306 driver; run: mpremote mip install ssd1306")
+
+    def battery_mv(self):
+        """VSYS in mV through the Pico's divider, or None without a gauge."""
+        if self._adc is None:
+            return None
+        if self._radio_cs is not None:
+            self._radio_cs.value(1)
+        raw = 0
+        for _ in range(4):
+            raw += self._adc.read_u16()
+        return (raw // 4) * pins.VSYS_DIVIDER * 3300 // 65535
+
+    def reset(self):
+        machine.reset()
+
+    def log(self, text):
+        """Append a line to the crash log in flash; keep the log small."""
+        try:
+            data = self.storage.read(LOG_FILE) or b""
+            if len(data) > LOG_MAX:
+                data = data[len(data) - LOG_MAX // 2 :]
+            self.storage.write_atomic(LOG_FILE, data + text.encode() + b"\n", False)
+        except Exception:
+            pass  # a full or failing flash must not turn a crash into a crash loop
+
+
+def build():
+    return PicoHw()
+
+
+# --- boot, watchdog and restarts (boot.py and main.py touch `machine` only through these) ---------
+
+
+def safe_held():
+    """Is the safe-mode button held down right now?"""
+    p = machine.Pin(pins.SAFE_PIN, machine.Pin.IN, machine.Pin.PULL_UP)
+    time.sleep_ms(30)  # let the pull-up charge the line
+    if p.value() != 0:
+        return False
+    time.sleep_ms(30)  # still down: a press, not a glitch
+    return p.value() == 0
+
+
+def start_watchdog(ms):
+    """Start the hardware watchdog; returns its feed function."""
+    return machine.WDT(timeout=ms).feed
+
+
+def stop_watchdog():
+    # machine.WDT can't be stopped on rp2; clearing CTRL.ENABLE (RP2040
+    # datasheet 4.7: WATCHDOG_BASE 0x40058000, bit 30) does, so a REPL session
+    # after Ctrl-C is not reset under the user's hands.
+    machine.mem32[0x40058000] &= ~(1 << 30)
+
+
+def woke_from_watchdog():
+    return machine.reset_cause() == machine.WDT_RESET
+
+
+def restart():
+    machine.reset()

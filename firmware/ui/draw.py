@@ -1,0 +1,212 @@
+"""Drawing helpers every screen shares: labels, the legend, menus, messages.
+
+All of them draw on a ui.canvas.Canvas with the fonts of ui.font.
+"""
+
+from ui.font import NORMAL, SMALL
+
+RANK_CHARS = "A23456789\u2469JQK"  # as ui.cardart: the ten is one narrow glyph
+SUIT_CHARS = "\u2663\u2662\u2661\u2660"  # red suits hollow
+
+W = 128
+H = 64
+LEGEND_Y = 57  # the legend box covers rows 57..63
+SCROLL_MS = 45  # one pixel of a scrolling message
+
+
+def ticks_diff(a, b):
+    """a - b for ms ticks that wrap at 2**30 (time.ticks_diff's rule)."""
+    d = (a - b) & ((1 << 30) - 1)
+    if d >= 1 << 29:
+        d -= 1 << 30
+    return d
+
+
+def card_str(c):
+    """Rank and suit glyph: '7♡', '⑩♠' (red suits are drawn hollow)."""
+    return RANK_CHARS[c % 13] + SUIT_CHARS[c // 13]
+
+
+def cards_str(cards):
+    return " ".join([card_str(c) for c in cards])
+
+
+def text_w(c, s, font=SMALL):
+    return c.text_width(s, font)
+
+
+def center(c, s, y, font=NORMAL, col=1):
+    x = (W - c.text_width(s, font)) // 2
+    c.text(s, x, y, col, font)
+    return x
+
+
+def right(c, s, xr, y, font=SMALL, col=1):
+    """Text ending at column xr - 1."""
+    x = xr - c.text_width(s, font)
+    c.text(s, x, y, col, font)
+    return x
+
+
+def label(c, s, x, y, font=SMALL):
+    """Inverted text in a box one pixel larger on each side; returns x after the box."""
+    w = c.text_width(s, font)
+    h = 7 if font is SMALL else 9
+    c.fill_rect(x, y, w + 2, h, 1)
+    c.text(s, x + 1, y + 1, 0, font)
+    return x + w + 2
+
+
+# Text is the costliest thing on a frame.  A line that fills one 8-row page
+# (the legend, the table's score line) keeps its last pixels with the words
+# they show: the next frame with the same words copies 128 bytes instead of
+# drawing the text again.
+_page_key = [None] * 8
+_page_px = [None] * 8
+
+
+def from_cache(c, page, key):
+    """Copy the pixels kept for ``key`` into page ``page``; False if ``key`` isn't what is kept."""
+    if _page_key[page] != key:
+        return False
+    c.buf[page * W : page * W + W] = _page_px[page]
+    return True
+
+
+def to_cache(c, page, key):
+    _page_key[page] = key
+    _page_px[page] = bytes(c.buf[page * W : page * W + W])
+
+
+def legend(c, slots, y=LEGEND_Y):
+    """The bottom line: what each button does now.
+
+    slots: [(button label, action words or None)]; None draws '-' so a button
+    that does nothing right now still says so.  When the line is too long the
+    words of the widest slots are dropped to their first word.
+    """
+    key = tuple(slots) if y == LEGEND_Y else None
+    if key is not None and from_cache(c, 7, key):
+        return
+    c.fill_rect(0, y - 1, W, H - y + 1, 0)
+    _legend(c, slots, y)
+    if key is not None:
+        to_cache(c, 7, key)
+
+
+def _legend(c, slots, y):
+    parts = []
+    total = 0
+    for lab, act in slots:
+        a = "-" if act is None else act
+        parts.append([lab, a])
+        total += c.text_width(lab, SMALL) + 3 + c.text_width(a, SMALL)
+    gaps = len(parts) - 1
+    while total + gaps * 3 > W:
+        # shorten the longest action to its first word; stop when nothing shrinks
+        best = -1
+        bw = 0
+        for i in range(len(parts)):
+            a = parts[i][1]
+            if " " in a:
+                w = c.text_width(a, SMALL)
+                if w > bw:
+                    bw = w
+                    best = i
+        if best < 0:
+            break
+        a = parts[best][1]
+        short = a[: a.find(" ")]
+        total -= bw - c.text_width(short, SMALL)
+        parts[best][1] = short
+    spare = W - total
+    gap = spare // gaps if gaps else 0
+    if gap > 8:
+        gap = 8
+    x = (W - total - gap * gaps) // 2
+    if x < 0:
+        x = 0
+    for lab, a in parts:
+        x = label(c, lab, x, y) + 1
+        x = c.text(a, x, y + 1, 1, SMALL) - 1
+        x += gap
+
+
+def banner(c, s, y, now_ms, inverted=True, font=SMALL):
+    """One line across the screen; a line too long scrolls.  Returns ms until the next frame (0: static)."""
+    h = 7 if font is SMALL else 9
+    col = 0 if inverted else 1
+    c.fill_rect(0, y, W, h, 1 if inverted else 0)
+    w = c.text_width(s, font)
+    if w <= W - 2:
+        c.text(s, (W - w) // 2, y + 1, col, font)
+        return 0
+    over = w - (W - 4)
+    pause = 25  # pixels' worth of time held at each end
+    t = (now_ms // SCROLL_MS) % (over + 2 * pause)
+    off = t - pause
+    if off < 0:
+        off = 0
+    if off > over:
+        off = over
+    c.text(s, 2 - off, y + 1, col, font)
+    return SCROLL_MS
+
+
+def header(c, s, right_text=None):
+    """An inverted title bar of SMALL text across the top (rows 0..6)."""
+    c.fill_rect(0, 0, W, 7, 1)
+    c.text(s, 2, 1, 0, SMALL)
+    if right_text:
+        right(c, right_text, W - 2, 1, SMALL, 0)
+
+
+def menu(c, rows, sel, y0, nrows, line=9, font=NORMAL):
+    """A scrolling list; rows are strings; the selected one is inverted.
+
+    Returns the first visible row (the caller keeps it for a stable scroll).
+    """
+    n = len(rows)
+    top = sel - nrows // 2
+    if top > n - nrows:
+        top = n - nrows
+    if top < 0:
+        top = 0
+    for i in range(nrows):
+        k = top + i
+        if k >= n:
+            break
+        y = y0 + i * line
+        s = rows[k]
+        if k == sel:
+            c.fill_rect(0, y, W - 4, line, 1)
+            c.text(s, 3, y + 1, 0, font)
+        else:
+            c.text(s, 3, y + 1, 1, font)
+    if n > nrows:
+        scrollbar(c, W - 2, y0, nrows * line, top, nrows, n)
+    return top
+
+
+def scrollbar(c, x, y, h, top, shown, total):
+    c.vline(x, y, h, 1)
+    th = h * shown // total
+    if th < 3:
+        th = 3
+    ty = y + (h - th) * top // (total - shown) if total > shown else y
+    c.fill_rect(x - 1, ty, 3, th, 1)
+
+
+def choice_row(name, value):
+    """'Name: value' with arrows showing the value can be changed."""
+    return name + " \u25c0" + value + "\u25b6"
+
+
+def hourglass(c, x, y):
+    """A 5x7 'thinking' mark."""
+    c.hline(x, y, 5, 1)
+    c.hline(x, y + 6, 5, 1)
+    c.line(x, y + 1, x + 4, y + 5, 1)
+    c.line(x + 4, y + 1, x, y + 5, 1)
+    c.hline(x + 1, y + 5, 3, 1)
+    c.pixel(x + 2, y + 2, 1)

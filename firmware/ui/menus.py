@@ -1,0 +1,237 @@
+"""Menus: the title and the in-game menu (the rules and settings menus are in ui.options).
+
+A menu is a list of rows; UP/DOWN choose a row, LEFT/RIGHT change a value,
+DRAW (or DISCARD) picks, MENU goes back.
+"""
+
+from ui import keys
+from ui.draw import choice_row, header, legend, menu
+from ui.font import NORMAL
+
+LEVEL_NAMES = ("Easy", "Normal", "Hard")
+MODE_NAMES = ("vs CPU", "2 people", "Watch")
+
+
+class Menu:
+    sid = -1
+    title = ""
+    msg_y = 56
+    nrows = 5
+
+    def __init__(self, app, arg):
+        self.sel = 0
+
+    def rows(self, app):
+        return []
+
+    def pick(self, app, i, d):
+        """Row i chosen (d = 0) or changed (d = -1 / +1)."""
+
+    def back(self, app):
+        pass
+
+    def key(self, app, b, kind):
+        if kind != keys.PRESS and kind != keys.REPEAT:
+            return
+        n = len(self.rows(app))
+        if b == keys.UP or b == keys.DOWN:
+            self.sel = (self.sel + (1 if b == keys.DOWN else -1)) % n
+            app.dirty = True
+        elif b == keys.LEFT or b == keys.RIGHT:
+            self.pick(app, self.sel, 1 if b == keys.RIGHT else -1)
+            app.dirty = True
+        elif kind == keys.PRESS and (b == keys.DRAW or b == keys.DISCARD):
+            self.pick(app, self.sel, 0)
+            app.dirty = True
+        elif kind == keys.PRESS and b == keys.MENU:
+            self.back(app)
+            app.dirty = True
+
+    def draw_top(self, app, c):
+        header(c, self.title)
+        return 9
+
+    def legend_slots(self, app):
+        return [(keys.UPDN_L, "move"), (keys.DRAW_L, "ok"), (keys.MENU_L, "back")]
+
+    def draw(self, app, c, now):
+        rows = self.rows(app)
+        if self.sel >= len(rows):
+            self.sel = len(rows) - 1
+        y0 = self.draw_top(app, c)
+        menu(c, rows, self.sel, y0, self.nrows)
+        legend(c, self.legend_slots(app))
+        return 0
+
+
+def _cycle(v, d, n):
+    return (v + (d if d else 1)) % n
+
+
+def _step_in(values, v, d):
+    """The value after v in values (d = +1 / 0) or before it (d = -1)."""
+    i = 0
+    for k in range(len(values)):
+        if values[k] == v:
+            i = k
+    i = (i + (d if d else 1)) % len(values)
+    return values[i]
+
+
+# --- the title ---------------------------------------------------------------------------
+
+
+class Title(Menu):
+    """arg: the item to select (the submenu we come back from)."""
+
+    sid = 0
+
+    def __init__(self, app, arg):
+        items = self.items(app)
+        self.sel = items.index(arg) if arg in items else 0
+
+    def items(self, app):
+        out = []
+        if app.has_save:
+            out.append("continue")
+        out.extend(("new", "mode"))
+        if app.settings["mode"] != 1:
+            out.append("level")
+        out.extend(("rules", "stats", "settings", "help", "demo"))
+        return out
+
+    def rows(self, app):
+        s = app.settings
+        out = []
+        for it in self.items(app):
+            if it == "continue":
+                out.append("Continue")
+            elif it == "new":
+                out.append("New game")
+            elif it == "mode":
+                out.append(choice_row("Play", MODE_NAMES[s["mode"]]))
+            elif it == "level":
+                out.append(choice_row("CPU", LEVEL_NAMES[s["level"]]))
+            elif it == "rules":
+                out.append("Rules: " + _rules_short(s["rules"]))
+            elif it == "stats":
+                out.append("Stats")
+            elif it == "settings":
+                out.append("Settings")
+            elif it == "help":
+                out.append("How to play")
+            else:
+                out.append("Demo")
+        return out
+
+    def pick(self, app, i, d):
+        it = self.items(app)[i]
+        s = app.settings
+        if it == "mode" or it == "level":
+            k = "mode" if it == "mode" else "level"
+            s[k] = _cycle(s[k], d, 3)
+            app.save_settings()
+            return
+        if d:
+            return
+        if it == "continue":
+            app.continue_game()
+        elif it == "new":
+            app.new_game()
+        elif it == "rules":
+            app.goto(7)
+        elif it == "stats":
+            app.goto(9)
+        elif it == "settings":
+            app.goto(8)
+        elif it == "help":
+            app.goto(10)
+        elif it == "demo":
+            app.new_game(True)
+
+    def back(self, app):
+        self.sel = 0
+
+    def draw_top(self, app, c):
+        c.fill_rect(0, 0, 128, 9, 1)
+        t = "\u2663\u2662 GIN RUMMY \u2661\u2660"
+        c.text(t, (128 - c.text_width(t, NORMAL)) // 2, 1, 0, NORMAL)
+        return 10
+
+    def legend_slots(self, app):
+        return [(keys.UPDN_L, "move"), (keys.LR_L, "change"), (keys.DRAW_L, "ok")]
+
+
+# RuleSet.to_bytes() keeps two bytes per field in gin.rules.FIELDS order, new
+# fields appended only: the low bytes of preset, straight, oklahoma and
+# hollywood sit here (a test holds these equal), so the title needs no RuleSet.
+_PRESET_AT = 1
+_VARIANTS_AT = ((31, "S"), (33, "O"), (37, "H"))
+PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
+
+
+def _rules_short(rule_bytes):
+    """'Classic', 'Modern+OH': the preset and the initials of the variants."""
+    v = ""
+    for i, ch in _VARIANTS_AT:
+        if rule_bytes[i]:
+            v += ch
+    return PRESET_TITLES[rule_bytes[_PRESET_AT] & 3] + ("+" + v if v else "")
+
+
+# --- in game --------------------------------------------------------------------------------
+
+
+class Pause(Menu):
+    sid = 6
+    title = "MENU"
+
+    def items(self, app):
+        out = ["resume", "sort"]
+        if app.mode == 0 and app.settings["hints"]:
+            out.append("hint")
+        out.extend(("pile", "sheet", "rules", "quit"))
+        return out
+
+    def rows(self, app):
+        out = []
+        for it in self.items(app):
+            if it == "resume":
+                out.append("Back to the table")
+            elif it == "sort":
+                out.append(choice_row("Sort", "rank" if app.sort else "suit"))
+            elif it == "hint":
+                out.append("Hint")
+            elif it == "pile":
+                out.append("Discard pile")
+            elif it == "sheet":
+                out.append("Score sheet")
+            elif it == "rules":
+                out.append("Rules of this game")
+            else:
+                out.append("Save and quit" if not app.demo else "Quit")
+        return out
+
+    def pick(self, app, i, d):
+        it = self.items(app)[i]
+        if it == "sort":
+            app.sort = 1 - app.sort
+            return
+        if d:
+            return
+        if it == "resume":
+            app.goto(1)
+        elif it == "hint":
+            app.goto(1)
+            app.view.show_hint(app)
+        elif it == "pile":
+            app.goto(11)
+        elif it == "sheet":
+            app.goto(3, 1)
+        elif it == "rules":
+            app.goto(12, ("RULES", app.match.rules.describe(), 6))
+        else:
+            app.quit_to_title()
+
+    def back(self, app):
+        app.goto(1)

@@ -1,0 +1,259 @@
+"""Pages of text: how to play, stats, the discard pile, the rules, passing the device."""
+
+from ui import keys
+from ui.draw import card_str, center, header, label, legend, scrollbar
+from ui.font import NORMAL, SMALL
+
+LINE = 8
+LEVEL_NAMES = ("Easy", "Normal", "Hard")
+TOP = 8
+ROWS = 6
+
+HELP = (
+    (
+        "THE GOAL",
+        "Make melds and keep",
+        "little deadwood: the",
+        "cards in no meld.",
+        "Reach the target",
+        "score to win.",
+    ),
+    (
+        "MELDS",
+        "Set: 3 or 4 cards of",
+        "one rank. Run: 3 or",
+        "more of one suit in a",
+        "row: 5\u2661 6\u2661 7\u2661.",
+        "Ace is low: no QKA.",
+    ),
+    (
+        "YOUR TURN",
+        "Draw one card: DRAW",
+        "from the stock or",
+        "DISC the pile's top.",
+        "Then DISC throws the",
+        "card under the cursor.",
+    ),
+    (
+        "KNOCKING",
+        "Deadwood at most the",
+        "limit (10)? KNOCK and",
+        "throw the cursor",
+        "card. No deadwood at",
+        "all is gin: a bonus.",
+    ),
+    (
+        "COUNTING",
+        "A counts 1, 2-10 their",
+        "pips, J Q K count 10.",
+        "After a knock the",
+        "other player lays off",
+        "cards on your melds.",
+    ),
+    (
+        "SCORING",
+        "Knock: the difference",
+        "in deadwood. Equal or",
+        "lower? The defender",
+        "undercuts: difference",
+        "plus a bonus.",
+    ),
+    (
+        "THE UPCARD",
+        "The first card face",
+        "up is offered: DISC",
+        "takes it, DRAW passes.",
+        "If both pass, the",
+        "first player draws.",
+    ),
+    (
+        "BUTTONS",
+        "\u25c0\u25b6 move the cursor",
+        "\u25b2 sort by suit/rank",
+        "\u25bc hint or the pile",
+        "MENU: score, pile,",
+        "rules, save and quit",
+    ),
+)
+
+
+class TextPage:
+    """Scrolling lines under a title. arg: (title, lines, screen to go back to)."""
+
+    sid = 12
+    msg_y = 56
+
+    def __init__(self, app, arg):
+        self.title, self.lines, self.back_to = arg
+        self.top = 0
+
+    def key(self, app, b, kind):
+        if kind != keys.PRESS and kind != keys.REPEAT:
+            return
+        n = len(self.lines)
+        if b == keys.UP and self.top > 0:
+            self.top -= 1
+        elif b == keys.DOWN and self.top < n - ROWS:
+            self.top += 1
+        elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
+            app.goto(self.back_to)
+        app.dirty = True
+
+    def draw(self, app, c, now):
+        header(c, self.title)
+        lines = self.lines
+        for i in range(ROWS):
+            k = self.top + i
+            if k >= len(lines):
+                break
+            c.text(lines[k], 1, TOP + i * LINE, 1, NORMAL)
+        if len(lines) > ROWS:
+            scrollbar(c, 126, TOP, ROWS * LINE, self.top, ROWS, len(lines))
+        legend(c, [(keys.UPDN_L, "scroll"), (keys.MENU_L, "back")])
+        return 0
+
+
+class Help:
+    sid = 10
+    msg_y = 56
+
+    def __init__(self, app, arg):
+        self.page = 0
+
+    def key(self, app, b, kind):
+        if kind != keys.PRESS and kind != keys.REPEAT:
+            return
+        n = len(HELP)
+        if b in (keys.RIGHT, keys.DOWN, keys.DRAW):
+            if self.page == n - 1 and b == keys.DRAW:
+                app.goto(0, "help")
+                return
+            self.page = (self.page + 1) % n
+        elif b in (keys.LEFT, keys.UP):
+            self.page = (self.page - 1) % n
+        elif b == keys.MENU:
+            app.goto(0, "help")
+            return
+        app.dirty = True
+
+    def draw(self, app, c, now):
+        p = HELP[self.page]
+        header(c, "HOW TO PLAY \u00b7 " + p[0], "%d/%d" % (self.page + 1, len(HELP)))
+        for i in range(1, len(p)):
+            c.text(p[i], 1, TOP + (i - 1) * LINE, 1, NORMAL)
+        legend(c, [(keys.LR_L, "page"), (keys.DRAW_L, "next"), (keys.MENU_L, "back")])
+        return 0
+
+
+class StatsPage:
+    sid = 9
+    msg_y = 56
+
+    def __init__(self, app, arg):
+        self.level = app.settings["level"]
+        self.top = 0
+
+    def key(self, app, b, kind):
+        if kind == keys.LONG and b == keys.KNOCK:
+            app.stats.reset(self.level)
+            if app.saves is not None:
+                app.saves.save_stats(app.stats)
+            app.say("Stats of this level reset")
+            return
+        if kind != keys.PRESS and kind != keys.REPEAT:
+            return
+        if b == keys.LEFT or b == keys.RIGHT:
+            self.level = (self.level + (1 if b == keys.RIGHT else -1)) % 3
+        elif b == keys.UP and self.top > 0:
+            self.top -= 1
+        elif b == keys.DOWN:
+            self.top += 1
+        elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
+            app.goto(0, "stats")
+            return
+        app.dirty = True
+
+    def draw(self, app, c, now):
+        header(c, "STATS \u00b7 vs " + LEVEL_NAMES[self.level], "\u25c0\u25b6")
+        lines = app.stats.lines(self.level)
+        if self.top > len(lines) - ROWS:
+            self.top = max(0, len(lines) - ROWS)
+        for i in range(ROWS):
+            k = self.top + i
+            if k < len(lines):
+                c.text(lines[k], 1, TOP + i * LINE, 1, NORMAL)
+        if len(lines) > ROWS:
+            scrollbar(c, 126, TOP, ROWS * LINE, self.top, ROWS, len(lines))
+        legend(c, [(keys.KNOCK_L, "hold: reset"), (keys.MENU_L, "back")])
+        return 0
+
+
+class Pile:
+    """The whole discard pile, oldest first, and the cards the opponent is known to hold."""
+
+    sid = 11
+    msg_y = 56
+
+    def __init__(self, app, arg):
+        pass
+
+    def key(self, app, b, kind):
+        if kind == keys.PRESS:
+            app.goto(1)
+
+    def draw(self, app, c, now):
+        rnd = app.match.round
+        pile = rnd.pile
+        header(c, "DISCARD PILE \u00b7 %d" % len(pile), "top last")
+        per_row = 8
+        first = 0
+        if len(pile) > per_row * 4:
+            first = len(pile) - per_row * 4  # the oldest scroll away
+            first += (per_row - first % per_row) % per_row
+        y = TOP
+        x = 1
+        for i in range(first, len(pile)):
+            s = card_str(pile[i])
+            if i == len(pile) - 1:
+                label(c, s, x - 1, y - 1, NORMAL)
+            else:
+                c.text(s, x, y, 1, NORMAL)
+            x += 16
+            if x > 128 - 14:
+                x = 1
+                y += LINE + 1
+        opp = 1 - app.seat
+        obs = rnd.observation(app.seat)
+        known = obs.opp_known()
+        s = "%s holds: " % app.names[opp]
+        s += " ".join([card_str(k) for k in known]) if known else "nothing known"
+        c.text(s, 0, 50, 1, SMALL)
+        legend(c, [("ANY", "back to the table")])
+        return 0
+
+
+class PassDevice:
+    """Two people: the hand is hidden until the next player takes the device."""
+
+    sid = 5
+    msg_y = -1
+
+    def __init__(self, app, arg):
+        pass
+
+    def key(self, app, b, kind):
+        if kind == keys.PRESS:
+            app.goto(1)
+
+    def draw(self, app, c, now):
+        m = app.match
+        who = app.names[app.seat]
+        rnd = m.round
+        header(c, "HAND %d \u00b7 %s deals" % (m.hand_no + 1, app.names[rnd.dealer]))
+        center(c, "Pass the device", 14, NORMAL)
+        center(c, "to " + who, 25, NORMAL)
+        c.fill_rect(30, 37, 68, 1, 1)
+        t = m.columns[0].totals
+        center(c, "%s %d \u00b7 %s %d" % (app.names[0], t[0], app.names[1], t[1]), 42, SMALL)
+        legend(c, [("ANY", who + ": show my hand")])
+        return 0

@@ -1,0 +1,164 @@
+"""The end of a hand: both hands spread, the lay-offs one by one, the counts, the points and why.
+
+Rows: 0-6 what happened; 8-26 the knocker's spread; 28-46 the defender's;
+the names and counts sit in the right margin; 49-55 the result line; 57-63
+the legend.
+"""
+
+from gin.cards import RANK_VALUES
+from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
+from ui import keys
+from ui.cardart import CARD_H, CARD_W, draw_card
+from ui.draw import card_str, center, header, legend, right, ticks_diff
+from ui.font import NORMAL, SMALL
+from ui.hand import groups_of, place
+
+ROW1 = 8
+ROW2 = ROW1 + CARD_H + 1
+TEXT_Y = 49
+MARGIN = 14  # the right margin for names and counts
+STEP_MS = 900  # between two lay-offs
+AUTO_MS = 3500  # watching: how long the final result stays
+
+
+def _value(cards):
+    t = 0
+    for c in cards:
+        t += RANK_VALUES[c % 13]
+    return t
+
+
+def why(r):
+    """The points in a few characters: 'undercut: 8-1+10', 'gin: 20+61', 'knock: 25-2'."""
+    if r.kind == UNDERCUT:
+        s = "undercut: %d-%d+%d" % (
+            r.knocker_deadwood,
+            r.defender_deadwood,
+            r.points // r.multiplier - r.knocker_deadwood + r.defender_deadwood,
+        )
+    elif r.kind == GIN or r.kind == BIG_GIN_WIN:
+        s = "%s: %d+%d" % (
+            "gin" if r.kind == GIN else "big gin",
+            r.points // r.multiplier - r.defender_deadwood,
+            r.defender_deadwood,
+        )
+    else:
+        s = "knock: %d-%d" % (r.defender_deadwood, r.knocker_deadwood)
+    if r.multiplier > 1:
+        s += " \u00d7%d" % r.multiplier
+    return s
+
+
+class Result:
+    sid = 2
+    msg_y = 56
+
+    def __init__(self, app, arg):
+        r = app.match.round.result
+        self.r = r
+        self.k = 0  # lay-offs shown so far
+        self.n = len(r.layoffs)
+        self.next_at = None
+        self.done_at = None
+        if self.n == 0:
+            self.done_at = app.hw.clock.ticks_ms()
+
+    @property
+    def done(self):
+        return self.k >= self.n
+
+    def key(self, app, b, kind):
+        if kind != keys.PRESS:
+            return
+        if app.demo:
+            app.end_match()
+            return
+        if b in (keys.DRAW, keys.DISCARD, keys.KNOCK):
+            if not self.done:
+                self.k = self.n
+                self.done_at = app.hw.clock.ticks_ms()
+            else:
+                app.goto(3)
+            app.dirty = True
+
+    def tick(self, app, now):
+        if not self.done:
+            if self.next_at is None:
+                self.next_at = now + STEP_MS
+            elif ticks_diff(now, self.next_at) >= 0:
+                self.k += 1
+                self.next_at = None if self.done else now + STEP_MS
+                if self.done:
+                    self.done_at = now
+                app.dirty = True
+        elif (
+            (app.mode == 2 or app.demo)
+            and self.done_at is not None
+            and ticks_diff(now, self.done_at) >= AUTO_MS
+        ):
+            app.goto(3)
+
+    def rows(self):
+        """(knocker groups, defender groups, laid cards so far)."""
+        r = self.r
+        laid = r.layoffs[: self.k]
+        kms = [list(m) for m in r.knocker_melds]
+        for card, mi in laid:
+            kms[mi].append(card)
+        kg = groups_of(kms, r.knocker_deadwood_cards, 0)
+        unlaid = [card for card, _mi in r.layoffs[self.k :]]
+        dg = groups_of(r.defender_melds, list(r.defender_deadwood_cards) + unlaid, 0)
+        return kg, dg, [card for card, _mi in laid]
+
+    def draw(self, app, c, now):
+        r = self.r
+        names = app.names
+        if r.kind == CANCELLED:
+            header(c, "HAND CANCELLED")
+            center(c, r.reason, 16, NORMAL)
+            center(c, "Nobody scores.", 28, NORMAL)
+            center(c, "The same dealer", 38, SMALL)
+            center(c, "deals again.", 44, SMALL)
+            legend(c, [(keys.DRAW_L, "score sheet")])
+            return 0
+        kn = names[r.knocker]
+        de = names[1 - r.knocker]
+        if r.kind == BIG_GIN_WIN:
+            header(c, kn.upper() + ": BIG GIN!")
+        elif r.kind == GIN:
+            header(c, kn.upper() + ": GIN!")
+        else:
+            header(c, "%s KNOCKED ON %d" % (kn.upper(), r.knocker_deadwood))
+        kg, dg, laid = self.rows()
+        self._row(c, kg, ROW1, laid)
+        self._row(c, dg, ROW2, ())
+        # names and counts in the margin
+        kd = r.knocker_deadwood
+        dd = _value(dg[-1][0]) if dg and not dg[-1][1] else 0
+        for y, name, v in ((ROW1, kn, kd), (ROW2, de, dd)):
+            right(c, name, 128, y + 1, SMALL)
+            right(c, "%d" % v, 127, y + 8, NORMAL)
+        if not self.done:
+            card, mi = r.layoffs[self.k]
+            s = "%s lays off %s%s" % (de, card_str(card), "\u2026" if self.k == 0 else "")
+            if self.k > 0:
+                s = "%s laid off %s" % (de, " ".join([card_str(x) for x in laid]))
+            c.text(s, 0, TEXT_Y + 1, 1, SMALL)
+            legend(c, [(keys.DRAW_L, "skip")])
+            return STEP_MS
+        self._verdict(app, c)
+        legend(c, [(keys.DRAW_L, "score sheet")])
+        return 0
+
+    def _verdict(self, app, c):
+        r = self.r
+        x = c.text("%s +%d" % (app.names[r.winner], r.points), 0, TEXT_Y, 1, NORMAL) + 4
+        c.text(why(r), x, TEXT_Y + 1, 1, SMALL)
+
+    def _row(self, c, groups, y, laid):
+        xs, _s = place(groups, 128 - MARGIN, CARD_W, 11, 2)
+        k = 0
+        for g, is_meld in groups:
+            for card in g:
+                draw_card(c, xs[k], y, card, False, False, not is_meld, card in laid)
+                k += 1

@@ -1,0 +1,323 @@
+"""The table: your hand in meld groups, the stock and the pile, the opponent, the legend.
+
+Rows (128x64): 0-5 scores; 8-26 stock, pile, the opponent's line and your
+live count; 27-48 your hand (the cursor card raised and inverted, melds
+solid over a shelf, deadwood dotted); 50-55 the prompt or a message; 57-63
+the legend of DRAW, DISCARD and KNOCK.
+"""
+
+from gin import melds
+from gin.round import (
+    ARRANGE,
+    BIG_GIN,
+    DISCARD_PHASE,
+    DRAW,
+    DRAW_STOCK,
+    KNOCK,
+    OFFER,
+    PASS,
+    SPREAD,
+    TAKE_DISCARD,
+)
+from ui import keys
+from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card
+from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
+from ui.font import NORMAL, SMALL
+from ui.hand import groups_of, hand_groups, place
+
+MID_Y = 8
+HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card
+BAR_Y = HAND_Y + CARD_H  # right under the cards: a shelf under each meld
+PROMPT_Y = 49
+TEXT_X = 36
+
+
+def score_line(app):
+    """'You 23 · CPU 45 · to 100' (Hollywood: the first open game's scores)."""
+    m = app.match
+    n = app.names
+    me = app.seat if app.mode == 1 else 0
+    cols = m.columns
+    g = 0
+    while g < len(cols) - 1 and cols[g].closed:
+        g += 1
+    t = cols[g].totals
+    s = "%s %d \u00b7 %s %d \u00b7 to %d" % (n[me], t[me], n[1 - me], t[1 - me], m.rules.target)
+    if len(cols) > 1:
+        s = "G%d %s" % (g + 1, s)
+    return s
+
+
+class Table:
+    sid = 1
+    msg_y = PROMPT_Y
+
+    def __init__(self, app, arg):
+        self._key = None
+        self.groups = None
+        self.order = []
+        self.xs = []
+        self.spread_i = 0
+        self.cur_i = 0
+        self._dw_key = None
+        self._dw = 0
+
+    # --- layout ----------------------------------------------------------------
+
+    def _spreading(self, app):
+        rnd = app.match.round
+        return rnd.phase == SPREAD and rnd.player == app.seat and app.is_human(app.seat)
+
+    def layout(self, app):
+        rnd = app.match.round
+        h = rnd.hands[app.seat]
+        sp = self._spreading(app)
+        k = (h[0], h[1], h[2], h[3], app.sort, self.spread_i if sp else -1)
+        if k != self._key:
+            self._key = k
+            if sp:
+                ms, dw = rnd.arrangements[self.spread_i]
+                self.groups = groups_of(ms, dw, app.sort)
+            else:
+                self.groups = hand_groups(h, app.sort)
+            order = []
+            for g, _m in self.groups:
+                order.extend(g)
+            self.order = order
+            self.xs, _step = place(self.groups)
+        order = self.order
+        if app.cursor in order:
+            self.cur_i = order.index(app.cursor)
+        elif order:
+            if self.cur_i >= len(order):
+                self.cur_i = len(order) - 1
+            app.cursor = order[self.cur_i]
+        return order
+
+    def deadwood(self, app):
+        """The live count: of the 10 cards, or of the 10 kept if the cursor card goes."""
+        rnd = app.match.round
+        h = rnd.hands[app.seat]
+        c = app.cursor
+        eleven = rnd.phase == DISCARD_PHASE and rnd.player == app.seat
+        k = (h[0], h[1], h[2], h[3], c if eleven else -1)
+        if k != self._dw_key:
+            self._dw_key = k
+            if eleven and c >= 0:
+                hh = list(h)
+                hh[c // 13] &= ~(1 << (c % 13))
+                self._dw = melds.deadwood(hh)
+            else:
+                self._dw = melds.deadwood(h)
+        return self._dw
+
+    # --- input -------------------------------------------------------------------
+
+    def key(self, app, b, kind):
+        if kind != keys.PRESS and kind != keys.REPEAT:
+            return
+        if app.demo:
+            if kind == keys.PRESS:
+                app.end_match()
+            return
+        rnd = app.match.round
+        if kind == keys.PRESS and b == keys.MENU:
+            app.goto(6)
+            return
+        if b == keys.LEFT or b == keys.RIGHT:
+            d = 1 if b == keys.RIGHT else -1
+            if self._spreading(app):
+                n = len(rnd.arrangements)
+                self.spread_i = (self.spread_i + d) % n
+            else:
+                order = self.layout(app)
+                if order:
+                    self.cur_i = (self.cur_i + d) % len(order)
+                    app.cursor = order[self.cur_i]
+            app.dirty = True
+            return
+        if kind != keys.PRESS:
+            return
+        if b == keys.UP:
+            app.sort = 1 - app.sort
+            app.say("Sorted by rank" if app.sort else "Sorted by suit")
+            return
+        if b == keys.DOWN:
+            self.show_hint(app)
+            return
+        if app.mode == 2:
+            app.say("Watching: MENU to stop")
+            return
+        ph = rnd.phase
+        a = -1
+        if self._spreading(app):
+            a = ARRANGE + self.spread_i
+        elif b == keys.DRAW:
+            if ph == OFFER:
+                a = PASS
+            elif ph == DISCARD_PHASE and rnd.rules.big_gin and rnd.player == app.seat:
+                a = BIG_GIN
+            else:
+                a = DRAW_STOCK
+        elif b == keys.DISCARD:
+            if ph == OFFER or ph == DRAW:
+                a = TAKE_DISCARD
+            else:
+                a = app.cursor
+        elif b == keys.KNOCK:
+            a = KNOCK + app.cursor if app.cursor >= 0 else KNOCK
+        if a >= 0:
+            self.spread_i = 0
+            app.act(a)
+
+    def show_hint(self, app):
+        if not app.settings["hints"] or app.mode != 0:
+            app.goto(11)  # no hints: the discard pile instead
+            return
+        h = app.hint()
+        if h is None:
+            app.say("A hint comes on your turn")
+            return
+        a, reason = h
+        c = -1
+        if 0 <= a < 52:
+            c = a
+        elif KNOCK <= a < KNOCK + 52:
+            c = a - KNOCK
+        if c >= 0:
+            app.cursor = c
+        app.say("Hint: " + reason, False, 4000)
+
+    # --- drawing ------------------------------------------------------------------
+
+    def draw(self, app, c, now):
+        m = app.match
+        rnd = m.round
+        seat = app.seat
+        opp = 1 - seat
+        names = app.names
+        # scores (page 0 alone: kept with its words, see ui.draw.from_cache)
+        sc = score_line(app)
+        hn = "#%d" % (m.hand_no + 1)
+        if not from_cache(c, 0, (sc, hn)):
+            c.text(sc, 0, 0, 1, SMALL)
+            right(c, hn, 128, 0, SMALL)
+            to_cache(c, 0, (sc, hn))
+        # stock and pile
+        n = rnd.stock_size()
+        if n > 0:
+            draw_back(c, 0, MID_Y)
+        c.text("%d" % n, CARD_W + 1, MID_Y + 6, 1, SMALL)
+        px = CARD_W + 10
+        if len(rnd.pile) > 1:
+            c.vline(px + CARD_W, MID_Y + 2, CARD_H - 3, 1)  # the pile has depth
+        if rnd.pile:
+            draw_card(c, px, MID_Y, rnd.pile[-1])
+        # the opponent
+        y = MID_Y
+        x = c.text(names[opp], TEXT_X, y, 1, NORMAL) + 2
+        x = _mini_back(c, x, y) + 2
+        x = c.text("%d" % len(rnd.cards_of(opp)), x, y, 1, NORMAL) + 4
+        note = app.notes[opp]
+        if note:
+            c.text(note, x, y + 1, 1, SMALL)
+        if app.thinking or (app.ai_due is not None and rnd.player == opp and not app.is_human(opp)):
+            if app.thinking:
+                hourglass(c, 122, y)
+        # your count
+        dw = self.deadwood(app)
+        y2 = MID_Y + 10
+        if rnd.phase == DISCARD_PHASE and rnd.player == seat and app.cursor >= 0:
+            words = "Without " + card_str(app.cursor)
+        else:
+            words = "Deadwood"
+        x = c.text(words, TEXT_X, y2, 1, SMALL) + 2
+        x = c.text("%d" % dw, x, y2 - 2, 1, NORMAL) + 3
+        lim = rnd.knock_limit
+        right(c, ("limit %d" % lim) if lim else "gin only", 128, y2, SMALL)
+        # the hand
+        self.layout(app)
+        xs = self.xs
+        cursor_on = not app.demo and app.mode != 2 and not self._spreading(app)
+        # melds: solid cards over a bar; deadwood: dotted outlines; the cursor card stands up, inverted
+        k = 0
+        for g, is_meld in self.groups:
+            for card in g:
+                sel = k == self.cur_i and cursor_on
+                draw_card(c, xs[k], HAND_Y, card, sel, False, not is_meld, sel)
+                k += 1
+            if is_meld:
+                x0 = xs[k - len(g)]
+                c.hline(x0 + 1, BAR_Y, xs[k - 1] + CARD_W - x0 - 2, 1)
+        # prompt and legend
+        c.text(self.prompt(app), 0, PROMPT_Y + 1, 1, SMALL)
+        legend(c, self.legend_slots(app))
+        return 0
+
+    def prompt(self, app):
+        rnd = app.match.round
+        seat = app.seat
+        if app.demo:
+            return "DEMO \u00b7 press any button"
+        p = rnd.player
+        if not app.is_human(p) or p != seat:
+            return "%s to play\u2026" % app.names[p]
+        ph = rnd.phase
+        if ph == OFFER:
+            return "Take the upcard %s or pass?" % card_str(rnd.pile[-1])
+        if ph == DRAW:
+            if rnd.stock_only:
+                return "Both passed: draw from the stock"
+            return "Your turn: draw a card"
+        if ph == DISCARD_PHASE and app.cursor == rnd.taken:
+            return "%s was just taken: keep it" % card_str(rnd.taken)
+        if ph == SPREAD:
+            return "Spread %d of %d: \u25c0\u25b6 to choose" % (self.spread_i + 1, len(rnd.arrangements))
+        return "Discard or knock \u00b7 \u25b2sort \u25bchint"
+
+    def legend_slots(self, app):
+        rnd = app.match.round
+        seat = app.seat
+        p = rnd.player
+        if app.demo:
+            return [("ANY", "back to the title")]
+        if app.mode == 2:
+            return [(keys.UPDN_L, "sort/pile"), (keys.MENU_L, "menu")]
+        if p != seat or not app.is_human(p):
+            return [(keys.UPDN_L, "sort/hint"), (keys.MENU_L, "menu")]
+        ph = rnd.phase
+        top = card_str(rnd.pile[-1]) if rnd.pile else ""
+        if ph == OFFER:
+            return [(keys.DRAW_L, "pass"), (keys.DISC_L, "take " + top), (keys.KNOCK_L, None)]
+        if ph == DRAW:
+            return [
+                (keys.DRAW_L, "stock"),
+                (keys.DISC_L, None if rnd.stock_only else "take " + top),
+                (keys.KNOCK_L, None),
+            ]
+        if ph == SPREAD:
+            return [(keys.LR_L, "choose"), (keys.KNOCK_L, "spread")]
+        cur = app.cursor
+        big = rnd.rules.big_gin and melds.deadwood(rnd.hands[seat]) == 0
+        dw = self.deadwood(app)
+        if cur == rnd.taken:
+            knock = None
+        elif dw == 0:
+            knock = "gin"
+        elif dw <= rnd.knock_limit:
+            knock = "on %d" % dw
+        else:
+            knock = None
+        return [
+            (keys.DRAW_L, "big gin" if big else None),
+            (keys.DISC_L, None if cur == rnd.taken else card_str(cur)),
+            (keys.KNOCK_L, knock),
+        ]
+
+
+def _mini_back(c, x, y):
+    """A 5x7 card back: the opponent's hand."""
+    c.rect(x, y, 5, 7, 1)
+    c.pixel(x + 2, y + 2, 1)
+    c.pixel(x + 2, y + 4, 1)
+    return x + 5

@@ -1,0 +1,131 @@
+"""Device entry: build the Pico hardware, run the app, and come back from any crash.
+
+- An unexpected exception is written to crash.log in flash (full traceback),
+  shown on the screen in one line, and the board restarts into the saved game.
+- A hardware watchdog (8 s) restarts a hung loop the same way.
+- Safe mode (boot.py: the safe button held at power-on) skips all of this and
+  leaves the REPL free.  Ctrl-C from a terminal stops the app and the
+  watchdog, for the same reason.
+"""
+
+import sys
+import time
+
+RESUME_FILE = "resume"  # written before a crash restart: boot straight into the saved game
+WDT_MS = 8000  # the RP2040's longest is 8.3 s
+CRASH_SHOW_MS = 5000  # long enough to read a scrolling line once
+
+
+def one_line(e):
+    """'ValueError: bad card' — an exception as one screen line."""
+    s = type(e).__name__
+    if e.args:
+        s += ": " + str(e.args[0])
+    return s
+
+
+def crash_frame(text, now_ms=0):
+    """The crash screen: what went wrong in one line (scrolling if long), and what happens next."""
+    from ui.canvas import Canvas
+    from ui.draw import banner, center, header
+    from ui.font import NORMAL, SMALL
+
+    c = Canvas()
+    header(c, "SORRY \u00b7 AN ERROR")
+    center(c, "Something broke.", 14, NORMAL)
+    banner(c, text, 30, now_ms, False, SMALL)
+    center(c, "Logged to crash.log", 42, SMALL)
+    center(c, "Restarting into your game\u2026", 52, SMALL)
+    return c
+
+
+def safe_frame():
+    from ui.canvas import Canvas
+    from ui.draw import center, header
+    from ui.font import NORMAL, SMALL
+
+    c = Canvas()
+    header(c, "SAFE MODE")
+    center(c, "The app is skipped.", 16, NORMAL)
+    center(c, "REPL free for mpremote", 32, SMALL)
+    center(c, "Reset to play again", 44, SMALL)
+    return c
+
+
+def _safe_mode():
+    try:
+        from device import pins
+        from device.display import Display
+        from device.pico import i2c
+
+        Display(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT)).show(safe_frame().buf)
+    except Exception as e:
+        print("safe mode screen:", one_line(e))
+
+
+def crash(hw, e, restart):
+    """Log, show, remember to resume, restart.  Every step may fail: the reset must still come."""
+    try:
+        import io
+
+        out = io.StringIO()
+        sys.print_exception(e, out)  # MicroPython's traceback printer
+        text = out.getvalue()
+    except Exception:
+        text = one_line(e)
+    try:
+        hw.log("--- crash at %d ms: %s" % (time.ticks_ms(), text))
+    except Exception:
+        pass
+    try:
+        hw.storage.write_atomic(RESUME_FILE, b"1")
+    except Exception:
+        pass
+    line = one_line(e)
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < CRASH_SHOW_MS:
+        try:
+            hw.display.show(crash_frame(line, time.ticks_diff(time.ticks_ms(), t0)).buf)
+        except Exception:
+            pass
+        if hw.feed is not None:
+            hw.feed()
+        time.sleep_ms(60)
+    restart()
+
+
+def main():
+    from device import pico
+
+    safe = globals().get("GIN_SAFE")  # boot.py's decision (boot.py and main.py share globals)
+    if safe is None:
+        safe = pico.safe_held()
+    if safe:
+        _safe_mode()
+        return
+    hw = pico.build()
+    resume = pico.woke_from_watchdog()
+    if hw.storage.read(RESUME_FILE) is not None:
+        hw.storage.remove(RESUME_FILE)
+        resume = True
+    try:
+        from app import App
+
+        app = App(hw, resume)
+        feed = pico.start_watchdog(WDT_MS)
+        hw.feed = feed
+        step = app.step
+        while True:
+            ms = step()
+            feed()
+            time.sleep_ms(ms)
+    except KeyboardInterrupt:
+        pico.stop_watchdog()
+        hw.buttons.stop()
+        print("Stopped: the REPL is yours.")
+    except Exception as e:
+        crash(hw, e, pico.restart)
+
+
+if __name__ == "__main__":
+    main()

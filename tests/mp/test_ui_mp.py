@@ -1,0 +1,189 @@
+"""The device UI's logic on MicroPython and CPython alike: buttons, idle, hand layout, the app's loop.
+
+Plain functions and bare asserts (see README.md).  Whole-session pixel
+identity is tests/test_ui_mp_frames.py; here the pieces are checked one by
+one, against values written in.
+"""
+
+from device.buttons import SAMPLE_MS, Debouncer
+from device.sleep import AWAKE, DIM, OFF, Idle
+from device.storage import FileStorage, MemFS
+from gin.cards import hand_of, parse_cards
+from ui.hand import BY_RANK, BY_SUIT, flatten, hand_groups, place
+from ui.sheet import history
+
+RIGHT = 3
+DRAW = 4
+
+
+def _feed(deb, changes, end):
+    out = []
+    mask = 0
+    t = 0
+    while t <= end:
+        if t in changes:
+            mask = changes[t]
+        for e in deb.sample(mask, t):
+            out.append((t, e))
+        t += SAMPLE_MS
+    return out
+
+
+def test_debouncer_tap_long_and_repeat():
+    evs = _feed(Debouncer(0), {100: 1 << DRAW, 200: 0}, 400)
+    assert evs == [(115, DRAW * 4), (215, DRAW * 4 + 3)], evs
+    evs = _feed(Debouncer(0), {0: 1 << RIGHT, 1000: 0}, 1100)
+    kinds = [e & 3 for _t, e in evs]
+    assert kinds == [0, 2, 2, 1, 2, 2, 2, 3], kinds  # press, repeats from 400 ms, long at 600 ms
+    assert [t for t, _e in evs] == [15, 415, 535, 615, 655, 775, 895, 1015], evs
+
+
+def test_bounce_is_filtered():
+    evs = _feed(Debouncer(0), {100: 1, 105: 0, 110: 1, 115: 0, 120: 1, 300: 0}, 400)
+    assert [e for _t, e in evs] == [0, 3], evs
+
+
+def test_idle_dims_turns_off_and_swallows_the_waking_press():
+    idle = Idle(0)
+    assert idle.update(5000, 10, 30) == AWAKE
+    assert idle.update(10000, 10, 30) == DIM
+    assert idle.update(30000, 10, 30) == OFF
+    assert idle.filter([1 * 4, 1 * 4 + 2, 1 * 4 + 3], 31000) == []
+    assert idle.update(31000, 10, 30) == AWAKE
+    assert idle.filter([1 * 4, 1 * 4 + 3], 31500) == [4, 7]
+    assert idle.update(60000, 0, 0) == AWAKE  # 0: never
+
+
+def test_hand_groups_put_melds_first_in_the_chosen_order():
+    h = hand_of("4H 5H 6H 9S TS JS KC KD KH 2C")
+    by_suit = flatten(hand_groups(h, BY_SUIT))
+    by_rank = flatten(hand_groups(h, BY_RANK))
+    assert by_suit == parse_cards("KC KD KH 4H 5H 6H 9S TS JS 2C"), by_suit
+    assert by_rank == parse_cards("4H 5H 6H 9S TS JS KC KD KH 2C"), by_rank
+
+
+def test_eleven_cards_in_four_groups_fit_the_screen():
+    groups = [([0, 1, 2], True), ([13, 26, 39], True), ([5, 6, 7, 8], True), ([50], False)]
+    xs, step = place(groups)
+    assert (xs, step) == ([4, 14, 24, 37, 47, 57, 70, 80, 90, 100, 113], 10), (xs, step)
+    groups = [([0, 1, 2], True), ([13, 26, 39], True), ([5, 6, 7], True), ([50, 49], False)]
+    xs, step = place(groups, 114)
+    assert (xs, step) == ([2, 11, 20, 32, 41, 50, 62, 71, 80, 92, 101], 9), (xs, step)
+
+
+def test_sheet_history_of_a_hollywood_match():
+    class R:
+        hollywood = True
+        target = 50
+
+    rows = history(R, [(0, 0, 30, 0), (2, 0, 25, 0), (0, 1, 10, 1), (0, 0, 5, 0), (4, -1, 0, -1)])
+    # game 1 closes at 55; the CPU's first win opens its entry in game 2
+    assert [r[1] for r in rows] == [1, 3, 2, 6, 0], rows
+    assert rows[-1][2] == [[55, 0], [30, 10], [5, 0]], rows[-1]
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 1000
+
+    def ticks_ms(self):
+        return self.now
+
+    def diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        self.now += ms
+
+
+class _Buttons:
+    def __init__(self):
+        self.q = []
+
+    def events(self):
+        q = self.q
+        self.q = []
+        return q
+
+    def held(self):
+        return 0
+
+
+class _Display:
+    present = True
+
+    def __init__(self):
+        self.frames = 0
+        self.last = None
+        self.level = 0
+
+    def show(self, buf):
+        self.frames += 1
+        self.last = bytes(buf)
+        return True
+
+    def contrast(self, v):
+        self.level = v
+
+    def power(self, on):
+        pass
+
+
+class _Quiet:
+    def tone(self, f, ms):
+        pass
+
+    def set(self, on):
+        pass
+
+
+class _Hw:
+    name = "sim"
+
+    def __init__(self):
+        self.clock = _Clock()
+        self.buttons = _Buttons()
+        self.display = _Display()
+        self.storage = FileStorage("", MemFS())
+        self.sound = _Quiet()
+        self.led = _Quiet()
+
+    def battery_mv(self):
+        return None
+
+    def reset(self):
+        pass
+
+    def log(self, text):
+        pass
+
+
+def test_the_app_boots_to_the_title_and_plays_a_few_moves():
+    from app import App
+
+    hw = _Hw()
+    app = App(hw)
+    app.step()
+    assert app.view.sid == 0 and hw.display.frames == 1
+    lit = 0
+    for b in hw.display.last:
+        while b:
+            lit += b & 1
+            b >>= 1
+    assert 1500 < lit < 3000, lit
+    hw.buttons.q = [1 * 4, 1 * 4 + 3]  # DOWN
+    app.step()
+    assert app.view.sel == 1 and hw.display.frames == 2
+    hw.buttons.q = [0 * 4, 0 * 4 + 3, DRAW * 4, DRAW * 4 + 3]  # UP, DRAW: new game
+    app.step()
+    assert app.view.sid == 1 and app.match is not None
+    rnd = app.match.round
+    for _ in range(200):  # the computer's pace is in ms of the clock
+        hw.clock.now += 50
+        app.step()
+        if rnd.player == 0 and rnd.phase in (0, 1):
+            break
+    assert rnd.player == 0, "the computer never handed the turn back"
+    hw.buttons.q = [DRAW * 4, DRAW * 4 + 3]
+    app.step()
+    assert len(rnd.actions) >= 1 and app.view.sid == 1
