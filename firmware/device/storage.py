@@ -1,0 +1,186 @@
+"""Small files that survive a power cut: write a temporary file, keep the last good one as a backup.
+
+``FileStorage`` is the one storage interface of the app.  On the Pico it sits on
+the littlefs flash root, in the simulator on a folder of the PC; both go
+through ``OsFS`` (os + open, the same code on MicroPython and CPython).  Tests
+hand it any object with the same five methods (``MemFS`` below, or a wrapper
+that cuts the power after the Nth byte or operation).
+
+write_atomic(name, data) does, in this order:
+
+1. write ``name.tmp`` in full and close it;
+2. rename ``name`` (the last good file) over ``name.bak``;
+3. rename ``name.tmp`` to ``name``.
+
+A power cut at any point leaves at least one complete copy: before step 2 the
+old ``name``; between 2 and 3 the old ``name.bak`` and the complete new
+``name.tmp``; after 3 the new ``name``.  Renames are single metadata commits on
+littlefs (and os.replace on CPython), so each happens entirely or not at all.
+The reader (savegame) decides which copy verifies, trying name, .bak, .tmp.
+"""
+
+import os
+
+try:
+    from errno import ENOENT
+except ImportError:  # pragma: no cover - every port we use has errno
+    ENOENT = 2
+
+TMP = ".tmp"
+BAK = ".bak"
+
+# CPython's os.rename refuses to replace a file on Windows; os.replace always
+# replaces.  MicroPython has no os.replace, and littlefs's rename replaces.
+_replace = getattr(os, "replace", None) or os.rename
+
+
+class OsFS:
+    """The real file system: littlefs on the Pico, any folder on a PC."""
+
+    def read(self, path):
+        with open(path, "rb") as f:
+            return f.read()
+
+    def write(self, path, data):
+        # On littlefs a file's new contents become visible at close(), in one
+        # metadata commit; flush() first so a full write is never left buffered.
+        f = open(path, "wb")
+        try:
+            f.write(data)
+            f.flush()
+        finally:
+            f.close()
+
+    def rename(self, old, new):
+        try:
+            _replace(old, new)
+        except OSError:
+            # FAT (a Pico formatted by hand) refuses to rename over a file.  Make
+            # room first: only "file -> .bak" meets an existing name, and a cut
+            # between the two steps still leaves the file itself complete.
+            if not (self.exists(old) and self.exists(new)):
+                raise
+            os.remove(new)
+            _replace(old, new)
+
+    def remove(self, path):
+        os.remove(path)
+
+    def exists(self, path):
+        try:
+            os.stat(path)
+        except OSError:
+            return False
+        return True
+
+    def mkdir(self, path):
+        os.mkdir(path)
+
+
+class MemFS:
+    """Files in RAM, with the same semantics: for tests, and for a device whose flash won't mount."""
+
+    def __init__(self, files=None):
+        self.files = {} if files is None else files
+
+    def read(self, path):
+        if path not in self.files:
+            raise OSError(ENOENT)
+        return bytes(self.files[path])
+
+    def write(self, path, data):
+        self.files[path] = bytes(data)
+
+    def rename(self, old, new):
+        if old not in self.files:
+            raise OSError(ENOENT)
+        self.files[new] = self.files.pop(old)
+
+    def remove(self, path):
+        if path not in self.files:
+            raise OSError(ENOENT)
+        del self.files[path]
+
+    def exists(self, path):
+        return path in self.files
+
+    def mkdir(self, path):
+        pass
+
+
+class FileStorage:
+    """Named small files under a root folder ('' or '/' = the flash root)."""
+
+    def __init__(self, root="", fs=None):
+        self.fs = OsFS() if fs is None else fs
+        if root in ("", "."):
+            self.prefix = ""
+        elif root.endswith("/"):
+            self.prefix = root
+        else:
+            self.prefix = root + "/"
+        self.bytes_written = 0  # everything handed to the file system, for the flash-wear count
+        self.writes = 0
+        if self.prefix not in ("", "/"):
+            self._make_dirs(self.prefix)
+
+    def _make_dirs(self, prefix):
+        path = "/" if prefix.startswith("/") else ""
+        for part in prefix.split("/"):
+            if part:
+                path += part
+                try:
+                    self.fs.mkdir(path)
+                except OSError:
+                    pass  # exists already (or can't be made: reads give None, writes raise OSError)
+                path += "/"
+
+    def path(self, name):
+        return self.prefix + name
+
+    def read(self, name):
+        """The file's bytes, or None when it is missing or unreadable."""
+        try:
+            return self.fs.read(self.prefix + name)
+        except OSError:
+            return None
+
+    def read_backup(self, name):
+        return self.read(name + BAK)
+
+    def read_temp(self, name):
+        """A new copy written in full whose final rename a power cut interrupted (or a torn one)."""
+        return self.read(name + TMP)
+
+    def write_atomic(self, name, data, keep=True):
+        """Replace ``name`` by data; the replaced file becomes ``name.bak``.
+
+        keep=False discards the current file instead of making it the backup:
+        the caller passes it when that file failed to verify, so a damaged file
+        never replaces a good backup.  Raises OSError when the flash refuses
+        (full, worn out); the old copies are then untouched or still complete.
+        """
+        p = self.prefix + name
+        tmp = p + TMP
+        fs = self.fs
+        fs.write(tmp, data)
+        self.bytes_written += len(data)
+        self.writes += 1
+        if fs.exists(p):
+            if keep:
+                fs.rename(p, p + BAK)
+            else:
+                fs.remove(p)
+        fs.rename(tmp, p)
+        return len(data)
+
+    def remove(self, name):
+        """Forget ``name`` with its backup and temporary copies (missing ones are fine)."""
+        # Backup and temporary copy first: if the power fails half-way, what is
+        # left is the current file, never an older copy coming back to life.
+        p = self.prefix + name
+        for path in (p + BAK, p + TMP, p):
+            try:
+                self.fs.remove(path)
+            except OSError:
+                pass

@@ -1,0 +1,233 @@
+"""The player's settings and statistics, and their compact byte forms.
+
+savegame.SaveManager wraps these bytes in a checked file; this module only
+knows what the fields are and how to pack them.
+"""
+
+import struct
+
+from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
+from gin.rules import RuleSet
+
+LEVELS = 3
+LEVEL_NAMES = ("Easy", "Normal", "Hard")
+
+DEFAULT_SETTINGS = {
+    "contrast": 127,
+    "dim_s": 30,
+    "off_s": 120,
+    "sound": True,
+    "left": False,
+    "hints": True,
+    "level": 1,
+    "rules": RuleSet().to_bytes(),
+    "mode": 0,
+}
+
+SETTINGS_KEYS = ("contrast", "dim_s", "off_s", "sound", "left", "hints", "level", "rules", "mode")
+
+_SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
+_SETTINGS_HEAD = struct.calcsize(_SETTINGS_FMT)
+
+
+def default_settings():
+    d = {}
+    for k in SETTINGS_KEYS:
+        d[k] = DEFAULT_SETTINGS[k]
+    return d
+
+
+def settings_to_bytes(settings):
+    """Pack a settings dict; missing keys take their defaults, out-of-range values raise ValueError."""
+    s = default_settings()
+    for k in SETTINGS_KEYS:
+        if k in settings:
+            s[k] = settings[k]
+    for k, hi in (("contrast", 255), ("dim_s", 65535), ("off_s", 65535), ("level", 2), ("mode", 2)):
+        v = s[k]
+        if not isinstance(v, int) or v < 0 or v > hi:
+            raise ValueError("setting %s out of range" % k)
+    rules = bytes(s["rules"])
+    RuleSet.from_bytes(rules)  # refuse to store rules that could not be read back
+    flags = (1 if s["sound"] else 0) | (2 if s["left"] else 0) | (4 if s["hints"] else 0)
+    return (
+        struct.pack(_SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"])
+        + rules
+    )
+
+
+def settings_from_bytes(data):
+    """The settings dict of packed bytes; ValueError (GinError for rules) when they don't make sense."""
+    if len(data) < _SETTINGS_HEAD:
+        raise ValueError("settings too short")
+    contrast, dim_s, off_s, flags, level, mode = struct.unpack(_SETTINGS_FMT, data[:_SETTINGS_HEAD])
+    if flags > 7 or level > 2 or mode > 2:
+        raise ValueError("settings out of range")
+    rules = bytes(data[_SETTINGS_HEAD:])
+    RuleSet.from_bytes(rules)
+    return {
+        "contrast": contrast,
+        "dim_s": dim_s,
+        "off_s": off_s,
+        "sound": flags & 1 == 1,
+        "left": flags & 2 == 2,
+        "hints": flags & 4 == 4,
+        "level": level,
+        "rules": rules,
+        "mode": mode,
+    }
+
+
+# --- statistics ----------------------------------------------------------------
+
+STAT_FIELDS = (
+    "matches",
+    "wins",
+    "hands",
+    "gins",
+    "big_gins",
+    "undercuts_given",
+    "undercuts_taken",
+    "best_match",
+    "streak",
+    "best_streak",
+)
+_NF = len(STAT_FIELDS)
+STATS_VERSION = 1
+# version, hand mark (seed, hands), match mark (seed, set), then every counter of every level
+_STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
+STATS_SIZE = struct.calcsize(_STATS_FMT)
+
+
+class LevelStats:
+    """The counters of one opponent level."""
+
+    def __init__(self):
+        for name in STAT_FIELDS:
+            setattr(self, name, 0)
+
+    def values(self):
+        return [getattr(self, name) for name in STAT_FIELDS]
+
+
+def _field(result, i, name):
+    # A HandResult, or its summary tuple (kind, winner, points, knocker).
+    if isinstance(result, tuple):
+        return result[i]
+    return getattr(result, name)
+
+
+class Stats:
+    """Per opponent level: matches played and won, hands, gins, big gins, undercuts, best match, streaks.
+
+    ``key`` arguments make recording idempotent across a power cut: the app
+    saves the stats before the game, so after a cut between the two writes the
+    player redoes the last action and the app records the same key again,
+    which is ignored.  Use key=(match.seed, len(match.summaries)) for a hand
+    and key=match.seed for a match.
+    """
+
+    def __init__(self):
+        self.levels = [LevelStats() for _ in range(LEVELS)]
+        self.hand_mark = (0, 0)  # (match seed, hand count) of the last hand recorded with a key
+        self.match_mark = -1  # seed of the last match recorded with a key
+
+    def reset(self, level=None):
+        """Zero one level's counters, or every level's (level=None)."""
+        if level is None:
+            self.levels = [LevelStats() for _ in range(LEVELS)]
+            self.hand_mark = (0, 0)
+            self.match_mark = -1
+        else:
+            self.levels[level] = LevelStats()
+
+    def record_hand(self, level, hand_result, me=0, key=None):
+        """Count a finished hand seen from player ``me``; False when ``key`` was already counted."""
+        if key is not None:
+            if key[0] == self.hand_mark[0] and key[1] <= self.hand_mark[1]:
+                return False
+            self.hand_mark = (key[0], key[1])
+        s = self.levels[level]
+        kind = _field(hand_result, 0, "kind")
+        winner = _field(hand_result, 1, "winner")
+        knocker = _field(hand_result, 3, "knocker")
+        s.hands += 1
+        if kind == CANCELLED:
+            return True
+        if kind == GIN and winner == me:
+            s.gins += 1
+        elif kind == BIG_GIN_WIN and winner == me:
+            s.big_gins += 1
+        elif kind == UNDERCUT:
+            if knocker == me:
+                s.undercuts_taken += 1
+            else:
+                s.undercuts_given += 1
+        return True
+
+    def record_match(self, level, match, me=0, key=None):
+        """Count a finished match (gin.match.Match); False when ``key`` was already counted."""
+        if key is not None:
+            if key == self.match_mark:
+                return False
+            self.match_mark = key
+        s = self.levels[level]
+        s.matches += 1
+        if match.winner == me:
+            s.wins += 1
+            s.streak += 1
+            if s.streak > s.best_streak:
+                s.best_streak = s.streak
+            margin = match.final_tally(me) - match.final_tally(1 - me)
+            if margin > s.best_match:
+                s.best_match = margin
+        else:
+            s.streak = 0  # a loss or a drawn Hollywood match ends the run of wins
+        return True
+
+    def lines(self, level):
+        """Short lines for the stats screen (each fits 21 columns)."""
+        s = self.levels[level]
+        return [
+            "Played %d  Won %d" % (s.matches, s.wins),
+            "Hands %d" % s.hands,
+            "Gins %d" % s.gins,
+            "Big gins %d" % s.big_gins,
+            "Undercut them %d" % s.undercuts_given,
+            "Undercut by %d" % s.undercuts_taken,
+            "Best win +%d" % s.best_match,
+            "Win streak %d" % s.streak,
+            "Best streak %d" % s.best_streak,
+        ]
+
+    def to_bytes(self):
+        vals = []
+        for s in self.levels:
+            for v in s.values():
+                if v < 0 or v > 0xFFFFFFFF:
+                    raise ValueError("stat out of range")
+                vals.append(v)
+        match_set = 1 if self.match_mark >= 0 else 0
+        match_seed = self.match_mark if match_set else 0
+        return struct.pack(
+            _STATS_FMT, STATS_VERSION, self.hand_mark[0], self.hand_mark[1], match_seed, match_set, *vals
+        )
+
+    @classmethod
+    def from_bytes(cls, data):
+        if len(data) != STATS_SIZE:
+            raise ValueError("stats have the wrong size")
+        vals = struct.unpack(_STATS_FMT, data)
+        if vals[0] != STATS_VERSION or vals[4] > 1:
+            raise ValueError("stats version or marks unknown")
+        st = cls()
+        st.hand_mark = (vals[1], vals[2])
+        st.match_mark = vals[3] if vals[4] else -1
+        i = 5
+        for s in st.levels:
+            for name in STAT_FIELDS:
+                setattr(s, name, vals[i])
+                i += 1
+            if s.wins > s.matches or s.streak > s.best_streak or s.best_streak > s.wins:
+                raise ValueError("stats are inconsistent")
+        return st

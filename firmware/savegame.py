@@ -1,0 +1,481 @@
+"""Autosave: the game, the settings and the stats as small checked files.
+
+Every file is a record::
+
+    magic (4)  version (1)  payload length (2, big-endian)  payload  CRC32 (4, of all before it)
+
+The magic says what the record holds (b"GINg" game, b"GINs" settings,
+b"GINt" stats), so a file of another kind or from another program is refused,
+not misread.  A game payload (version 1)::
+
+    flags   1   mode (bits 0-1), level (2-3), sort (4), over (5)
+    screen  zigzag varint        cursor  zigzag varint
+    seed    4   aiseed  4        (big-endian)
+    rules   1 + n varints         count n, then each RuleSet field (FIELDS order)
+    hands   varint count, then per finished hand:
+            1 byte  kind (bits 0-2), winner+1 (3-4), knocker+1 (5-6), wide points (7)
+            1 byte points, or 2 when the wide bit is set
+    actions every remaining byte: one action of the live hand, or one whole
+            turn "draw + discard c" (124 + c) / "take + discard c" (176 + c)
+
+``over`` set means the live actions are those of the last finished hand
+(the hand-result screen): the match is rebuilt by replaying them on top of
+the other summaries, so the result screen comes back with its melds.
+
+Loading tries the file, then a fully written temporary copy, then the backup,
+each verified down to a legal replay of the match; a record that fails any
+check is damaged, and the next copy is tried.  Nothing here raises to the app.
+"""
+
+import struct
+
+try:
+    from binascii import crc32
+except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware and CPython
+    crc32 = None
+
+from gin.match import GAME_OVER, PLAYING, Match
+from gin.round import ACTION_LIMIT, CANCELLED, DRAW_STOCK, OVER, TAKE_DISCARD, UNDERCUT
+from gin.rules import FIELDS as RULE_FIELDS
+from gin.rules import RuleSet
+from profile import Stats, default_settings, settings_from_bytes, settings_to_bytes
+
+VERSION = 1
+MAGIC_GAME = b"GINg"
+MAGIC_SETTINGS = b"GINs"
+MAGIC_STATS = b"GINt"
+HEAD = 7  # magic, version, length
+OVERHEAD = HEAD + 4
+
+GAME_FILE = "game.sav"
+SETTINGS_FILE = "settings.sav"
+STATS_FILE = "stats.sav"
+
+# Turn tokens: a draw followed by a discard is one byte.
+_DRAW_DISCARD = 124
+_TAKE_DISCARD = 176
+_TOKEN_END = 228
+
+_VARINT_MAX = 1 << 28  # 4 varint bytes: keeps every int small on the RP2040
+
+# One-line messages for the screen (at most 21 characters).
+MSG_BACKUP = "Backup save loaded"
+MSG_LOST = "Save lost: new game"
+MSG_SETTINGS = "Settings reset"
+MSG_STATS = "Stats were lost"
+MSG_NO_FLASH = "Can't save: flash"
+
+
+class SaveError(ValueError):
+    """A record that can't be used: missing, foreign, damaged, truncated or from another version."""
+
+
+# --- the record container -------------------------------------------------------
+
+
+def pack_record(magic, payload):
+    n = len(payload)
+    if n > 0xFFFF:
+        raise ValueError("record too large")
+    body = bytearray(magic)
+    body.append(VERSION)
+    body.append(n >> 8)
+    body.append(n & 0xFF)
+    body.extend(payload)
+    body.extend(struct.pack(">I", crc32(body) & 0xFFFFFFFF))
+    return bytes(body)
+
+
+def unpack_record(data, magic):
+    """The payload of a record; SaveError with the reason otherwise."""
+    if data is None:
+        raise SaveError("missing")
+    if len(data) < OVERHEAD:
+        raise SaveError("truncated")
+    if data[:4] != magic:
+        raise SaveError("not a save")
+    n = (data[5] << 8) | data[6]
+    if len(data) != OVERHEAD + n:
+        raise SaveError("truncated" if len(data) < OVERHEAD + n else "wrong length")
+    if struct.unpack(">I", data[HEAD + n :])[0] != crc32(data[: HEAD + n]) & 0xFFFFFFFF:
+        raise SaveError("checksum")
+    if data[4] != VERSION:
+        raise SaveError("version %d" % data[4])
+    return data[HEAD : HEAD + n]
+
+
+# --- varints -------------------------------------------------------------------
+
+
+def _put_uint(out, v):
+    if v < 0 or v >= _VARINT_MAX:
+        raise ValueError("value out of range for a save")
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+
+
+def _put_sint(out, v):
+    _put_uint(out, (v << 1) if v >= 0 else ((-v) << 1) - 1)
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def u8(self):
+        if self.pos >= len(self.data):
+            raise SaveError("truncated")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def u32(self):
+        if self.pos + 4 > len(self.data):
+            raise SaveError("truncated")
+        v = struct.unpack(">I", self.data[self.pos : self.pos + 4])[0]
+        self.pos += 4
+        return v
+
+    def uint(self):
+        v = 0
+        shift = 0
+        while True:
+            b = self.u8()
+            v |= (b & 0x7F) << shift
+            if b < 0x80:
+                return v
+            shift += 7
+            if shift >= 28:
+                raise SaveError("bad number")
+
+    def sint(self):
+        v = self.uint()
+        return -((v + 1) >> 1) if v & 1 else v >> 1
+
+    def rest(self):
+        r = self.data[self.pos :]
+        self.pos = len(self.data)
+        return r
+
+
+# --- actions -------------------------------------------------------------------
+
+
+def pack_actions(actions):
+    """Round.actions as turn tokens: a draw (or take) and the discard that follows share a byte."""
+    out = bytearray()
+    n = len(actions)
+    i = 0
+    while i < n:
+        a = actions[i]
+        if a >= ACTION_LIMIT:
+            raise ValueError("not an action: %d" % a)
+        if i + 1 < n and actions[i + 1] < 52 and (a == DRAW_STOCK or a == TAKE_DISCARD):
+            out.append((_DRAW_DISCARD if a == DRAW_STOCK else _TAKE_DISCARD) + actions[i + 1])
+            i += 2
+        else:
+            out.append(a)
+            i += 1
+    return bytes(out)
+
+
+def unpack_actions(tokens):
+    out = bytearray()
+    for t in tokens:
+        if t < ACTION_LIMIT:
+            out.append(t)
+        elif t < _DRAW_DISCARD:
+            raise SaveError("bad action")
+        elif t < _TAKE_DISCARD:
+            out.append(DRAW_STOCK)
+            out.append(t - _DRAW_DISCARD)
+        elif t < _TOKEN_END:
+            out.append(TAKE_DISCARD)
+            out.append(t - _TAKE_DISCARD)
+        else:
+            raise SaveError("bad action")
+    return bytes(out)
+
+
+# --- rules -----------------------------------------------------------------------
+
+
+def _put_rules(out, rule_bytes):
+    n = len(rule_bytes) // 2
+    if len(rule_bytes) != 2 * n or n > 255:
+        raise ValueError("rules must be RuleSet.to_bytes()")
+    out.append(n)
+    for i in range(n):
+        _put_uint(out, (rule_bytes[2 * i] << 8) | rule_bytes[2 * i + 1])
+
+
+def _get_rules(rd):
+    n = rd.u8()
+    if n != len(RULE_FIELDS):
+        raise SaveError("rules of another version")
+    raw = bytearray()
+    for _ in range(n):
+        v = rd.uint()
+        if v > 0xFFFF:
+            raise SaveError("bad rules")
+        raw.append(v >> 8)
+        raw.append(v & 0xFF)
+    return bytes(raw)
+
+
+# --- the game record ------------------------------------------------------------------
+
+
+def encode_game(snap):
+    """The record bytes of a game snapshot dict (see the module doc); ValueError on bad fields."""
+    mode = snap["mode"]
+    level = snap["level"]
+    sort = snap.get("sort", 0)
+    for v, hi in ((mode, 2), (level, 2), (sort, 1)):
+        if not isinstance(v, int) or v < 0 or v > hi:
+            raise ValueError("mode, level or sort out of range")
+    out = bytearray()
+    out.append(mode | (level << 2) | (sort << 4) | (0x20 if snap.get("over") else 0))
+    _put_sint(out, snap.get("screen", 0))
+    _put_sint(out, snap.get("cursor", 0))
+    out.extend(struct.pack(">II", snap["seed"], snap.get("aiseed", 0)))
+    _put_rules(out, snap["rules"])
+    summaries = snap["summaries"]
+    _put_uint(out, len(summaries))
+    for kind, winner, points, knocker in summaries:
+        if not (0 <= kind <= 7 and -1 <= winner <= 1 and -1 <= knocker <= 1 and 0 <= points <= 0xFFFF):
+            raise ValueError("bad hand summary")
+        _check_summary(kind, winner, points, knocker)
+        wide = points > 0xFF
+        out.append(kind | ((winner + 1) << 3) | ((knocker + 1) << 5) | (0x80 if wide else 0))
+        if wide:
+            out.append(points >> 8)
+        out.append(points & 0xFF)
+    out.extend(pack_actions(snap["actions"]))
+    return pack_record(MAGIC_GAME, out)
+
+
+def decode_game(data):
+    """The snapshot dict of record bytes, checked for shape only; SaveError when it isn't one."""
+    rd = _Reader(unpack_record(data, MAGIC_GAME))
+    flags = rd.u8()
+    mode = flags & 3
+    level = (flags >> 2) & 3
+    if mode > 2 or level > 2 or flags & 0xC0:
+        raise SaveError("bad flags")
+    snap = {
+        "mode": mode,
+        "level": level,
+        "sort": (flags >> 4) & 1,
+        "over": flags & 0x20 == 0x20,
+        "screen": rd.sint(),
+        "cursor": rd.sint(),
+        "seed": rd.u32(),
+        "aiseed": rd.u32(),
+        "rules": _get_rules(rd),
+    }
+    summaries = []
+    for _ in range(rd.uint()):
+        b = rd.u8()
+        kind = b & 7
+        winner = ((b >> 3) & 3) - 1
+        knocker = ((b >> 5) & 3) - 1
+        points = rd.u8()
+        if b & 0x80:
+            points = (points << 8) | rd.u8()
+        _check_summary(kind, winner, points, knocker)
+        summaries.append((kind, winner, points, knocker))
+    snap["summaries"] = summaries
+    snap["actions"] = unpack_actions(rd.rest())
+    return snap
+
+
+def _check_summary(kind, winner, points, knocker):
+    # Match.restore trusts summaries; a winner of -1 on a won hand would index
+    # the wrong player, so the shape of each result is checked here.
+    if kind == CANCELLED:
+        ok = winner == -1 and knocker == -1 and points == 0
+    elif kind == UNDERCUT:
+        ok = knocker >= 0 and winner == 1 - knocker
+    else:
+        ok = kind < CANCELLED and knocker >= 0 and winner == knocker
+    if not ok or winner > 1 or knocker > 1:
+        raise SaveError("bad hand summary")
+
+
+def rebuild(snap):
+    """The Match a snapshot describes, replayed and checked; SaveError (or GinError) when it can't be."""
+    rules = RuleSet.from_bytes(snap["rules"])
+    seed = snap["seed"]
+    summaries = snap["summaries"]
+    actions = snap["actions"]
+    n = len(summaries)
+    if snap.get("over"):
+        if not n or not actions:
+            raise SaveError("no finished hand")
+        m = Match.restore(rules, seed, summaries[:-1], actions)
+        if m.round.phase != OVER or len(m.summaries) != n or m.summaries[-1] != tuple(summaries[-1]):
+            raise SaveError("hand result differs")
+    else:
+        m = Match.restore(rules, seed, summaries, actions)
+        if len(m.summaries) != n:
+            raise SaveError("hands after the end")
+        if m.state == GAME_OVER:
+            if actions:
+                raise SaveError("moves after the end")
+        elif m.state != PLAYING:
+            raise SaveError("live hand already over")
+    m.round.check_invariants()
+    return m
+
+
+def snapshot_of(match, screen=0, mode=0, level=1, sort=0, cursor=0, aiseed=0):
+    """A snapshot dict of a live Match and the app's screen state, ready for save_game."""
+    rnd = match.round
+    return {
+        "screen": screen,
+        "mode": mode,
+        "level": level,
+        "rules": match.rules.to_bytes(),
+        "seed": match.seed,
+        "summaries": list(match.summaries),
+        "actions": bytes(rnd.actions),
+        "sort": sort,
+        "cursor": cursor,
+        "aiseed": aiseed,
+        # The hand-result screen: the live round is the finished last hand.
+        "over": match.state != PLAYING and rnd.phase == OVER and len(rnd.actions) > 0,
+    }
+
+
+def _rebuild_any(snap):
+    """rebuild(), also accepting a hand-result save whose 'over' flag the app left out."""
+    try:
+        return rebuild(snap)
+    except Exception:
+        if snap.get("over") or not snap["summaries"] or not snap["actions"]:
+            raise
+    snap["over"] = True
+    return rebuild(snap)
+
+
+# --- the manager --------------------------------------------------------------------
+
+
+class SaveManager:
+    """The app's one door to its saved game, settings and stats."""
+
+    def __init__(self, storage):
+        self.storage = storage
+        self.error = None  # the last save failure, as a screen line
+        self.log = []  # why copies were refused, for the crash log
+        self.last_size = 0
+        self._written = {}  # name -> the bytes its current file holds, when known
+        self._trusted = {}  # name -> the current file verified (may become the backup)
+
+    # --- loading ----------------------------------------------------------------
+
+    def _load(self, name, decode):
+        """(value, message): the first copy that decodes, of the file, its temporary copy, its backup.
+
+        A temporary copy that verifies is never older than the backup: it
+        survives only when the power failed after it was written in full and
+        before the final rename, so it is tried before the backup.
+        """
+        st = self.storage
+        damaged = False
+        for suffix, read in (("", st.read), (".tmp", st.read_temp), (".bak", st.read_backup)):
+            try:
+                data = read(name)
+            except Exception:  # a storage that misbehaves counts as a missing copy
+                data = None
+            if data is None:
+                continue
+            try:
+                value = decode(data)
+            except Exception as e:  # anything a bad copy provokes means damaged: try the next
+                self.log.append("%s%s: %s" % (name, suffix, _reason(e)))
+                damaged = True
+                continue
+            self._trusted[name] = not suffix
+            if suffix:
+                return value, (MSG_BACKUP if damaged or suffix == ".bak" else None)
+            self._written[name] = data
+            return value, None
+        self._trusted[name] = False
+        return None, (MSG_LOST if damaged else None)
+
+    def load_game(self):
+        """(snapshot dict or None, one-line message or None); never raises.
+
+        The snapshot carries the contract's keys plus 'over' and 'match' (the
+        rebuilt gin.match.Match, so the app need not replay it again).
+        """
+
+        def decode(data):
+            snap = decode_game(data)
+            snap["match"] = _rebuild_any(snap)
+            return snap
+
+        return self._load(GAME_FILE, decode)
+
+    def load_profile(self):
+        """(settings dict, Stats, one-line message or None); defaults where nothing verifies."""
+        settings, m1 = self._load(
+            SETTINGS_FILE, lambda d: settings_from_bytes(unpack_record(d, MAGIC_SETTINGS))
+        )
+        stats, m2 = self._load(STATS_FILE, lambda d: Stats.from_bytes(unpack_record(d, MAGIC_STATS)))
+        msg = None
+        if settings is None:
+            settings = default_settings()
+            if m1 is not None:
+                msg = MSG_SETTINGS
+        if stats is None:
+            stats = Stats()
+            if m2 is not None:
+                msg = MSG_STATS
+        return settings, stats, msg or m1 or m2
+
+    # --- saving -----------------------------------------------------------------
+
+    def _save(self, name, data):
+        if self._written.get(name) == data:
+            return 0  # nothing changed: spare the flash
+        try:
+            n = self.storage.write_atomic(name, data, self._trusted.get(name, True))
+        except OSError:
+            self.error = MSG_NO_FLASH
+            self._written.pop(name, None)
+            return 0
+        self.error = None
+        self._written[name] = data
+        self._trusted[name] = True
+        return n
+
+    def save_game(self, snapshot):
+        """Write the game; returns the bytes written (0 when unchanged or when the flash refused)."""
+        data = encode_game(snapshot)
+        n = self._save(GAME_FILE, data)
+        if n:
+            self.last_size = n
+        return n
+
+    def clear_game(self):
+        self.storage.remove(GAME_FILE)
+        self._written.pop(GAME_FILE, None)
+        self._trusted[GAME_FILE] = True
+
+    def save_settings(self, settings):
+        return self._save(SETTINGS_FILE, pack_record(MAGIC_SETTINGS, settings_to_bytes(settings)))
+
+    def save_stats(self, stats):
+        return self._save(STATS_FILE, pack_record(MAGIC_STATS, stats.to_bytes()))
+
+
+def _reason(e):
+    if e.args:
+        return str(e.args[0])
+    return type(e).__name__
