@@ -11,7 +11,6 @@
 import sys
 import time
 
-RESUME_FILE = "resume"  # written before a crash restart: boot straight into the saved game
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
 CRASH_SHOW_MS = 5000  # long enough to read a scrolling line once
 
@@ -77,10 +76,6 @@ def crash(hw, e, restart):
         hw.log("--- crash at %d ms: %s" % (time.ticks_ms(), text))
     except Exception:
         pass
-    try:
-        hw.storage.write_atomic(RESUME_FILE, b"1")
-    except Exception:
-        pass
     line = one_line(e)
     t0 = time.ticks_ms()
     while time.ticks_diff(time.ticks_ms(), t0) < CRASH_SHOW_MS:
@@ -104,14 +99,13 @@ def main():
         _safe_mode()
         return
     hw = pico.build()
-    resume = pico.woke_from_watchdog()
-    if hw.storage.read(RESUME_FILE) is not None:
-        hw.storage.remove(RESUME_FILE)
-        resume = True
+    if pico.woke_from_watchdog():
+        hw.log("--- watchdog reset: the loop hung")
     try:
         from app import App
 
-        app = App(hw, resume)
+        # Every boot resumes the saved game where it was: power cut, crash or hang alike.
+        app = App(hw, True)
         feed = pico.start_watchdog(WDT_MS)
         hw.feed = feed
         step = app.step

@@ -116,7 +116,7 @@ def _drop_module(name):
 
 class App:
     def __init__(self, hw, resume=False):
-        from profile import Stats, default_settings
+        from prefs import Stats, default_settings
 
         self.hw = hw
         self.canvas = Canvas()

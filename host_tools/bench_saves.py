@@ -280,7 +280,7 @@ def wear_section(matches: int) -> dict | str:
     progs0 = ctx.progs
     mgr = sg.SaveManager(FileStorage("/", _LfsFS(lfs)))
     saves = 0
-    from profile import Stats
+    from prefs import Stats
 
     stats = Stats()
     for k in range(matches):

@@ -181,7 +181,7 @@ async def main():
     res["peak_with_garbage"] = peak_pre
     # every firmware module at once
     for m in ("gin.cards", "gin.rules", "gin.meldtables", "gin.melds", "gin.round", "gin.match", "gin.ai_eval",
-              "gin.ai", "profile", "savegame", "device.storage", "device.sleep", "device.buttons", "device.display",
+              "gin.ai", "prefs", "savegame", "device.storage", "device.sleep", "device.buttons", "device.display",
               "ui.font", "ui.canvas", "ui.cardart", "ui.draw", "ui.hand", "ui.keys", "ui.table", "ui.menus",
               "ui.pages", "ui.result", "ui.sheet", "app"):
         __import__(m)
@@ -224,7 +224,7 @@ asyncio.run(main())
 # Dependency order: each module's figure is what importing it adds.
 MODULE_ORDER = (
     "gin.cards", "gin.rules", "gin.meldtables", "gin.melds", "gin.round", "gin.match", "gin.ai_eval", "gin.ai",
-    "device.storage", "profile", "savegame", "device.sleep", "device.buttons", "device.display",
+    "device.storage", "prefs", "savegame", "device.sleep", "device.buttons", "device.display",
     "ui.font", "ui.canvas", "ui.cardart", "ui.keys", "ui.draw", "ui.hand", "ui.menus", "ui.options", "ui.table",
     "ui.pages", "ui.result", "ui.sheet", "app",
 )  # fmt: skip

@@ -40,7 +40,6 @@ from host_tools import keymap
 from host_tools.oled_view import PALETTES
 from host_tools.sim_hw import DEFAULT_SAVE_DIR, SimHw, SimReset
 
-RESUME_FILE = "resume"  # main.py's marker: boot straight into the saved game
 MODES = {"vs": 0, "pass": 1, "watch": 2}
 MODE_TITLES = ("vs computer", "two people", "watch")
 LEVELS = {"easy": 0, "normal": 1, "hard": 2}
@@ -183,11 +182,8 @@ class Session:
         try:
             return self.app.step()
         except SimReset:
-            # as main.py on the device: a crash restart leaves "resume" in flash
-            resume = self.hw.storage.read(RESUME_FILE) is not None
-            if resume:
-                self.hw.storage.remove(RESUME_FILE)
-            self.app = self._boot(resume=resume)
+            # as main.py on the device: every boot resumes the saved game
+            self.app = self._boot(resume=True)
             return 0
 
     # ---- virtual time

@@ -27,7 +27,7 @@ from device.storage import FileStorage, MemFS
 from gin import ai
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.rules import RuleSet
-from profile import STATS_SIZE
+from prefs import STATS_SIZE
 
 RULE_MIX = (
     ("classic", RuleSet()),

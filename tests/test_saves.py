@@ -15,7 +15,7 @@ from gin.cards import GinError
 from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
 from gin.round import DRAW_STOCK, KNOCK, TAKE_DISCARD
 from gin.rules import RuleSet
-from profile import Stats, default_settings
+from prefs import Stats, default_settings
 
 from flakyfs import FlakyFS, PowerCut
 from savecheck import check_invariants, match_fingerprint, play, states

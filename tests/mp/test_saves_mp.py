@@ -11,7 +11,7 @@ from device.storage import FileStorage, MemFS, OsFS
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import BIG_GIN, KNOCK
 from gin.rules import RuleSet
-from profile import Stats, default_settings
+from prefs import Stats, default_settings
 
 # encode_game of _sample_state() on CPython: MicroPython must write the very same bytes.
 SAMPLE_LEN = 62

@@ -1,4 +1,4 @@
-"""profile.py: settings and per-level statistics, their bytes, and their files."""
+"""prefs.py: settings and per-level statistics, their bytes, and their files."""
 
 import pytest
 
@@ -7,7 +7,7 @@ from device.storage import FileStorage, MemFS
 from gin.match import GAME_OVER, Match
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, UNDERCUT
 from gin.rules import RuleSet
-from profile import (
+from prefs import (
     DEFAULT_SETTINGS,
     LEVELS,
     STAT_FIELDS,
