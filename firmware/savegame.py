@@ -38,6 +38,7 @@ from gin.match import GAME_OVER, PLAYING, Match
 from gin.round import ACTION_LIMIT, CANCELLED, DRAW_STOCK, OVER, TAKE_DISCARD, UNDERCUT
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
+
 from prefs import Stats, default_settings, settings_from_bytes, settings_to_bytes
 
 VERSION = 1
