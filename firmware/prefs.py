@@ -6,7 +6,6 @@ knows what the fields are and how to pack them.
 
 import struct
 
-from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from gin.rules import RuleSet
 
 LEVELS = 3
@@ -147,6 +146,8 @@ class Stats:
             if key[0] == self.hand_mark[0] and key[1] <= self.hand_mark[1]:
                 return False
             self.hand_mark = (key[0], key[1])
+        from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT  # loaded by then: a hand just ended
+
         s = self.levels[level]
         kind = _field(hand_result, 0, "kind")
         winner = _field(hand_result, 1, "winner")

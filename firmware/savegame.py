@@ -34,8 +34,8 @@ try:
 except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware and CPython
     crc32 = None
 
-from gin.match import GAME_OVER, PLAYING, Match
-from gin.round import ACTION_LIMIT, CANCELLED, DRAW_STOCK, OVER, TAKE_DISCARD, UNDERCUT
+# gin.match and gin.round are imported where used: the title screen needs saves
+# (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
 
@@ -167,6 +167,8 @@ class _Reader:
 
 def pack_actions(actions):
     """Round.actions as turn tokens: a draw (or take) and the discard that follows share a byte."""
+    from gin.round import ACTION_LIMIT, DRAW_STOCK, TAKE_DISCARD
+
     out = bytearray()
     n = len(actions)
     i = 0
@@ -184,6 +186,8 @@ def pack_actions(actions):
 
 
 def unpack_actions(tokens):
+    from gin.round import ACTION_LIMIT, DRAW_STOCK, TAKE_DISCARD
+
     out = bytearray()
     for t in tokens:
         if t < ACTION_LIMIT:
@@ -297,6 +301,8 @@ def decode_game(data):
 def _check_summary(kind, winner, points, knocker):
     # Match.restore trusts summaries; a winner of -1 on a won hand would index
     # the wrong player, so the shape of each result is checked here.
+    from gin.round import CANCELLED, UNDERCUT
+
     if kind == CANCELLED:
         ok = winner == -1 and knocker == -1 and points == 0
     elif kind == UNDERCUT:
@@ -309,6 +315,9 @@ def _check_summary(kind, winner, points, knocker):
 
 def rebuild(snap):
     """The Match a snapshot describes, replayed and checked; SaveError (or GinError) when it can't be."""
+    from gin.match import GAME_OVER, PLAYING, Match
+    from gin.round import OVER
+
     rules = RuleSet.from_bytes(snap["rules"])
     seed = snap["seed"]
     summaries = snap["summaries"]
@@ -335,6 +344,9 @@ def rebuild(snap):
 
 def snapshot_of(match, screen=0, mode=0, level=1, sort=0, cursor=0, aiseed=0):
     """A snapshot dict of a live Match and the app's screen state, ready for save_game."""
+    from gin.match import PLAYING
+    from gin.round import OVER
+
     rnd = match.round
     return {
         "screen": screen,
