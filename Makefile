@@ -11,13 +11,13 @@ PY := $(VENV)/bin/python
 MPWASM := host_tools/mpwasm
 PYTEST_ARGS ?=
 # A Pico running MicroPython shows up as USB VID:PID 2e8a:0005; `play` passes the serial port it
-# found to `deploy` as PICO_PORT.
+# found to `deploy` as PORT.
 PICO_USB_ID ?= 2e8a:0005
 
 VENV_STAMP := $(VENV)/.gin-deps-installed
 NODE_STAMP := $(MPWASM)/node_modules/.gin-deps-installed
 
-.PHONY: help setup test test-mp lint fmt play bench clean distclean
+.PHONY: help setup test test-mp lint fmt play bench arena soak screenshots golden clean distclean
 
 help: ## List the targets (this text)
 	@echo "Gin Rummy handheld. Usage: make TARGET"
@@ -76,18 +76,36 @@ fmt: setup ## Format the code and apply ruff's safe fixes
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
-play: setup ## Play: on a connected Pico if there is one (deploys first), else in the host simulator
+play: $(VENV_STAMP) ## Play: on a connected Pico if there is one (deploys first), else in the host simulator
 	@port=$$($(PY) -m mpremote devs 2>/dev/null | awk 'tolower($$0) ~ /$(PICO_USB_ID)/ {print $$1; exit}'); \
 	if [ -n "$$port" ]; then \
 		echo "Pico found at $$port: deploying, then attaching (Ctrl-D restarts the game, Ctrl-] leaves)."; \
-		$(MAKE) --no-print-directory deploy PICO_PORT=$$port && $(PY) -m mpremote connect $$port repl; \
+		$(MAKE) --no-print-directory deploy PORT=$$port && $(PY) -m mpremote connect $$port repl; \
 	else \
 		echo "No Pico connected: starting the host simulator."; \
 		$(PY) -m host_tools.simulator; \
 	fi
 
-bench: setup ## Run the benchmarks (python -m host_tools.bench)
+bench: setup ## Print every benchmark table: meld search, AI, drawing, UI, saves
 	$(PY) -m host_tools.bench
+	$(PY) -m host_tools.bench_ai
+	$(PY) -m host_tools.bench_draw
+	$(PY) host_tools/bench_ui.py --mpy
+	$(PY) -m host_tools.bench_saves
+
+ARENA_ARGS ?= --a hard --b baseline --matches 2000 --jobs 2
+arena: setup ## Computer players against each other (ARENA_ARGS="--a hard --b baseline --matches 2000")
+	$(PY) -m host_tools.arena $(ARENA_ARGS)
+
+soak: setup ## The long soaks: 10,000 hands of every level and 1,000 save-and-reboot matches
+	$(PY) -m host_tools.soak
+	$(PY) -m host_tools.soak_saves
+
+screenshots: $(VENV_STAMP) ## Regenerate the README pictures in docs/screenshots (head-less simulator)
+	$(PY) -m host_tools.screenshot
+
+golden: setup ## Regenerate the golden screen snapshots in tests/golden after a deliberate UI change
+	GOLDEN_UPDATE=1 $(PY) -m pytest -q tests/test_ui_golden.py
 
 clean: ## Remove caches and build output (keeps .venv and node_modules)
 	rm -rf build .pytest_cache .ruff_cache .hypothesis

@@ -38,7 +38,6 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 # (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
-
 from prefs import Stats, default_settings, settings_from_bytes, settings_to_bytes
 
 VERSION = 1

@@ -7,7 +7,6 @@ from device.storage import FileStorage, MemFS
 from gin.match import GAME_OVER, Match
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, UNDERCUT
 from gin.rules import RuleSet
-
 from prefs import (
     DEFAULT_SETTINGS,
     LEVELS,
@@ -17,6 +16,7 @@ from prefs import (
     settings_from_bytes,
     settings_to_bytes,
 )
+
 from savecheck import play
 
 CONTRACT_KEYS = {"contrast", "dim_s", "off_s", "sound", "left", "hints", "level", "rules", "mode"}
