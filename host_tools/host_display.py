@@ -28,9 +28,7 @@ class HostDisplay:
         addr: int = SSD1306_ADDR,
         external_vcc: bool = False,
     ) -> None:
-        self.model = (
-            model if model is not None else SSD1306Model(external_vcc=external_vcc)
-        )
+        self.model = model if model is not None else SSD1306Model(external_vcc=external_vcc)
         self.bus = bus if bus is not None else I2CBus(log_limit=256)
         if addr not in self.bus.devices:
             self.bus.attach(addr, self.model)

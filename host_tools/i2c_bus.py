@@ -49,9 +49,7 @@ class I2CBus:
     ) -> None:
         self.devices: dict[int, I2CTarget] = dict(devices or {})
         self.nack_errno = nack_errno
-        self.transactions: collections.deque[Transaction] = collections.deque(
-            maxlen=log_limit
-        )
+        self.transactions: collections.deque[Transaction] = collections.deque(maxlen=log_limit)
         self._locked = False
 
     # ------------------------------------------------------------ bus setup
@@ -68,11 +66,7 @@ class I2CBus:
 
     def writes_to(self, addr: int) -> list[bytes]:
         """Payloads of the acknowledged writes to ``addr``, oldest first."""
-        return [
-            t.data
-            for t in self.transactions
-            if t.addr == addr and t.kind == "write" and t.acked
-        ]
+        return [t.data for t in self.transactions if t.addr == addr and t.kind == "write" and t.acked]
 
     # -------------------------------------------------------- busio locking
     def try_lock(self) -> bool:
@@ -181,9 +175,7 @@ class I2CBus:
         self.readfrom_into(addr, in_buffer, start=in_start, end=in_end)
 
 
-def bus_with_ssd1306(
-    model: I2CTarget, addr: int = SSD1306_ADDR, **kwargs: object
-) -> I2CBus:
+def bus_with_ssd1306(model: I2CTarget, addr: int = SSD1306_ADDR, **kwargs: object) -> I2CBus:
     """A bus with ``model`` attached at ``addr`` (0x3C unless the module's SA0 is high)."""
     bus = I2CBus(**kwargs)  # type: ignore[arg-type]
     bus.attach(addr, model)

@@ -51,9 +51,7 @@ class Palette:
 
 PALETTES = {
     "white": Palette("white", lit=(228, 240, 255), top=(228, 240, 255)),
-    "blue-yellow": Palette(
-        "blue-yellow", lit=(48, 170, 255), top=(255, 214, 32), split_row=16
-    ),
+    "blue-yellow": Palette("blue-yellow", lit=(48, 170, 255), top=(255, 214, 32), split_row=16),
 }
 
 
@@ -61,9 +59,7 @@ def palette(name: str) -> Palette:
     try:
         return PALETTES[name]
     except KeyError:
-        raise ValueError(
-            f"unknown palette {name!r}; choose from {sorted(PALETTES)}"
-        ) from None
+        raise ValueError(f"unknown palette {name!r}; choose from {sorted(PALETTES)}") from None
 
 
 def contrast_level(contrast: int) -> float:
@@ -183,12 +179,7 @@ def frame_to_text_art(buf: bytes | bytearray | memoryview) -> str:
     for y in range(HEIGHT):
         base = (y >> 3) * WIDTH
         shift = y & 7
-        lines.append(
-            "".join(
-                ART_ON if (buf[base + x] >> shift) & 1 else ART_OFF
-                for x in range(WIDTH)
-            )
-        )
+        lines.append("".join(ART_ON if (buf[base + x] >> shift) & 1 else ART_OFF for x in range(WIDTH)))
     return "\n".join(lines) + "\n"
 
 
@@ -222,9 +213,7 @@ def _load_frame(path: str) -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="oled_view", description="Render a 128x64 MONO_VLSB frame."
-    )
+    parser = argparse.ArgumentParser(prog="oled_view", description="Render a 128x64 MONO_VLSB frame.")
     parser.add_argument("frame", help="1024-byte frame file or text-art file")
     parser.add_argument("--png", help="write a PNG here instead of printing")
     parser.add_argument("--palette", default="white", choices=sorted(PALETTES))
@@ -232,12 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bezel", type=int, default=0)
     parser.add_argument("--no-gaps", action="store_true")
     parser.add_argument("--contrast", type=int, default=0xFF)
-    parser.add_argument(
-        "--color", action="store_true", help="ANSI colour in the terminal"
-    )
-    parser.add_argument(
-        "--ascii", action="store_true", help="ASCII instead of half blocks"
-    )
+    parser.add_argument("--color", action="store_true", help="ANSI colour in the terminal")
+    parser.add_argument("--ascii", action="store_true", help="ASCII instead of half blocks")
     parser.add_argument("--border", action="store_true")
     args = parser.parse_args(argv)
     glass = Glass.from_frame(_load_frame(args.frame), contrast=args.contrast)

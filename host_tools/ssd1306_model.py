@@ -104,9 +104,7 @@ class Glass:
     height: int = HEIGHT
 
     @classmethod
-    def from_frame(
-        cls, buf: bytes | bytearray | memoryview, contrast: int = 0xFF
-    ) -> Glass:
+    def from_frame(cls, buf: bytes | bytearray | memoryview, contrast: int = 0xFF) -> Glass:
         """The glass of a correctly set-up panel showing a MONO_VLSB frame."""
         if len(buf) != FRAME_BYTES:
             raise ValueError(f"frame must be {FRAME_BYTES} bytes, got {len(buf)}")
@@ -151,9 +149,7 @@ class SSD1306Model:
         # With internal VCC the panel is driven by the charge pump; with an
         # external supply the pump being off is the normal state.
         self.external_vcc = external_vcc
-        self.commands: collections.deque[Command] = collections.deque(
-            maxlen=command_log
-        )
+        self.commands: collections.deque[Command] = collections.deque(maxlen=command_log)
         self.warnings: list[str] = []
         self.unknown_commands: list[int] = []
         self.transactions = 0
@@ -254,11 +250,7 @@ class SSD1306Model:
         elif self.mode == MODE_VERTICAL:
             if self.page == self.page_end:
                 self.page = self.page_start
-                self.col = (
-                    self.col_start
-                    if self.col == self.col_end
-                    else (self.col + 1) & 0x7F
-                )
+                self.col = self.col_start if self.col == self.col_end else (self.col + 1) & 0x7F
             else:
                 self.page = (self.page + 1) & 0x07
         else:
@@ -349,9 +341,7 @@ class SSD1306Model:
         self.col = self.page_mode_col_start
 
     def _cmd_set_higher_column(self, op: int, a: tuple[int, ...]) -> None:
-        self.page_mode_col_start = ((op & 0x07) << 4) | (
-            self.page_mode_col_start & 0x0F
-        )
+        self.page_mode_col_start = ((op & 0x07) << 4) | (self.page_mode_col_start & 0x0F)
         self.col = self.page_mode_col_start
 
     def _cmd_set_page_start(self, op: int, a: tuple[int, ...]) -> None:

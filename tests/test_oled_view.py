@@ -97,9 +97,7 @@ def test_save_png_writes_a_readable_file(tmp_path):
     save_png(PATTERN, str(path), scale=3, bezel=2)
     with Image.open(path) as img:
         assert img.format == "PNG" and img.size == (388, 196)
-        assert (
-            img.convert("RGB").getpixel((2 + 7, 2 + 1)) == PALETTES["white"].lit
-        )  # pixel (2, 0)
+        assert img.convert("RGB").getpixel((2 + 7, 2 + 1)) == PALETTES["white"].lit  # pixel (2, 0)
 
 
 def test_unknown_palette_is_rejected():
@@ -123,9 +121,7 @@ def test_text_art_layout_and_round_trip():
 
 def test_text_art_of_glass_matches_frame():
     frame = text_art_to_frame((FIXTURES / "adafruit_shapes.txt").read_text())
-    assert oled_view.glass_to_text_art(Glass.from_frame(frame)) == frame_to_text_art(
-        frame
-    )
+    assert oled_view.glass_to_text_art(Glass.from_frame(frame)) == frame_to_text_art(frame)
 
 
 @pytest.mark.parametrize(
@@ -145,11 +141,6 @@ def test_cli_renders_text_art_and_frames(tmp_path, capsys):
     raw = tmp_path / "frame.bin"
     raw.write_bytes(text_art_to_frame(art.read_text()))
     png = tmp_path / "out.png"
-    assert (
-        oled_view.main(
-            [str(raw), "--png", str(png), "--palette", "blue-yellow", "--scale", "2"]
-        )
-        == 0
-    )
+    assert oled_view.main([str(raw), "--png", str(png), "--palette", "blue-yellow", "--scale", "2"]) == 0
     with Image.open(png) as img:
         assert img.size == (256, 128)

@@ -154,9 +154,7 @@ def test_adafruit_init_sequence_decodes_without_warnings():
     # sequence, then show() sets the full column/page window.
     flat = [b for cmd in decoded for b in cmd]
     assert flat == [0xAF, *MPLIB_INIT_128X64, *MPLIB_SHOW_128X64]
-    assert (
-        model.display_on and model.charge_pump and model.seg_remap and model.com_remap
-    )
+    assert model.display_on and model.charge_pump and model.seg_remap and model.com_remap
     assert model.mode == 0 and model.contrast == 0xFF and model.iref == 0x30
     assert model.glass().lit_count() == 0
 
@@ -303,9 +301,7 @@ def test_micropython_lib_driver_sequence_and_frames():
     oled = MicroPythonLibSSD1306I2C(128, 64, bus)
     writes = bus.writes_to(0x3C)
     n_cmd = len(MPLIB_INIT_128X64) + len(MPLIB_SHOW_128X64)
-    assert writes[:n_cmd] == [
-        bytes([0x80, b]) for b in MPLIB_INIT_128X64 + MPLIB_SHOW_128X64
-    ]
+    assert writes[:n_cmd] == [bytes([0x80, b]) for b in MPLIB_INIT_128X64 + MPLIB_SHOW_128X64]
     assert writes[n_cmd] == b"\x40" + bytes(FRAME_BYTES)
     assert len(writes) == n_cmd + 1
     assert model.warnings == []
@@ -319,11 +315,7 @@ def test_micropython_lib_driver_sequence_and_frames():
     oled.show()
     flipped = model.glass()
     src = Glass.from_frame(bytes(oled.buffer))
-    assert all(
-        flipped.pixel(x, y) == src.pixel(127 - x, 63 - y)
-        for y in range(64)
-        for x in range(128)
-    )
+    assert all(flipped.pixel(x, y) == src.pixel(127 - x, 63 - y) for y in range(64) for x in range(128))
     oled.poweroff()
     assert model.glass().lit_count() == 0
     assert model.warnings == []
