@@ -1,0 +1,335 @@
+"""Computer players: easy, normal, hard, and the baseline yardstick.
+
+A player sees one thing: the Observation of its seat (own hand, the pile, what
+the opponent took, passed and threw, stock size, scores, rules).  It keeps no
+memory between decisions, so a decision is a function of the observation and
+the player's seed alone: a restored game brings back the same computer, and a
+test can re-deal the hidden cards and expect the same choice.
+
+    p = make_player("hard", seed)   # "easy", "normal", "hard" or "baseline"
+    action = p.choose(obs)          # one of obs.legal
+    action, why = hint(obs)         # the hard player's choice and a reason, for the person
+
+Levels
+  baseline  the simple competition player: take the top card only if it joins
+            a meld, discard to the least deadwood (never the card just taken),
+            knock as soon as allowed.  A yardstick, not a level.
+  easy      the baseline's plan with a beginner's slips: now and then it lets
+            a useful top card go or throws a card it should keep.
+  normal    a sound club player: least deadwood first, then what the next
+            draw is worth; takes a top card that joins a meld or cuts the
+            count; knocks as soon as allowed.  Reads the pile, not the opponent.
+  hard      card tracking and an opponent model, potential that fades as the
+            hand goes on, the value of knocking soon, safe discards, and
+            knocking judgement (ai_hard.py).
+"""
+
+from gin import ai_eval as E
+from gin.ai_hard import (
+    R_BIG_GIN,
+    R_DISCARD,
+    R_DRAW,
+    R_GIN,
+    R_KNOCK,
+    R_LAST_KNOCK,
+    R_SPREAD,
+    R_TAKE_BIG_GIN,
+    R_TAKE_DW,
+    R_TAKE_MELD,
+    R_WAIT_GIN,
+    R_WAIT_RISK,
+    HardPlayer,
+)
+from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
+from gin.melds import deadwood4, deadwood_after_discard4
+from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
+
+LEVELS = ("easy", "normal", "hard")
+PLAYERS = ("easy", "normal", "hard", "baseline")
+
+
+def make_player(level, seed=0):
+    """A player for one seat.  level: 'easy', 'normal', 'hard' or 'baseline'."""
+    if level == "hard":
+        return HardPlayer(seed)
+    if level == "normal":
+        return NormalPlayer(seed)
+    if level == "easy":
+        return EasyPlayer(seed)
+    if level == "baseline":
+        return BaselinePlayer(seed)
+    raise ValueError("unknown level %r: use easy, normal, hard or baseline" % (level,))
+
+
+def card_name(c):
+    """'9♦', '10♠', 'K♥': a card as a person writes it."""
+    r = c % 13
+    return ("10" if r == 9 else RANKS[r]) + SUIT_GLYPHS[c // 13]
+
+
+def _fingerprint(obs):
+    """A small int from the public state: the salt of a decision's random stream."""
+    h = obs.hand
+    x = h[0] ^ (h[1] << 1) ^ (h[2] << 2) ^ (h[3] << 3)
+    x = (x * 31 + len(obs.pile)) & 0xFFFF
+    x = (x * 31 + obs.stock_size + 53 * obs.phase) & 0xFFFF
+    x = (x * 31 + (obs.pile[-1] if obs.pile else 52)) & 0xFFFF
+    return x
+
+
+def _min_deadwood_cards(h, skip):
+    """(least deadwood after one discard, the discards reaching it in card order), skipping card skip."""
+    best = 999
+    out = []
+    a, b, c, d = h
+    for s in range(4):
+        m = h[s]
+        for r in range(13):
+            bit = 1 << r
+            if not m & bit:
+                continue
+            x = s * 13 + r
+            if x == skip:
+                continue
+            if s == 0:
+                v = deadwood4(a ^ bit, b, c, d)
+            elif s == 1:
+                v = deadwood4(a, b ^ bit, c, d)
+            elif s == 2:
+                v = deadwood4(a, b, c ^ bit, d)
+            else:
+                v = deadwood4(a, b, c, d ^ bit)
+            if v < best:
+                best = v
+                out = [x]
+            elif v == best:
+                out.append(x)
+    return best, out
+
+
+class _Simple:
+    """Shared plumbing of the baseline, easy and normal players."""
+
+    level = "?"
+
+    def __init__(self, seed):
+        self.seed = seed & 0x3FFFFFFF
+
+    def reset_hand(self):
+        """Nothing to forget: every decision is derived from the observation."""
+
+    def _rng(self, obs):
+        # a fresh stream per decision, from the seed and the public state: no memory needed
+        return Rng(mix_seed(self.seed & 0xFFFF, _fingerprint(obs) + (self.seed >> 16)))
+
+    def choose(self, obs):
+        legal = obs.legal
+        if not legal:
+            raise ValueError("not this player's turn")
+        if len(legal) == 1:
+            return legal[0]
+        ph = obs.phase
+        if ph == SPREAD:
+            return ARRANGE  # the first listed arrangement
+        if ph == OFFER or ph == 1:
+            if E.big_gin_take(obs):
+                return TAKE_DISCARD
+            return self._draw(obs)
+        return self._discard(obs)
+
+    def _knock_or(self, legal, x):
+        """Knock with x if allowed (they all knock as soon as they can), else discard it."""
+        if KNOCK + x in legal:
+            return KNOCK + x
+        if x in legal:
+            return x
+        return legal[-1]
+
+
+# --- baseline -----------------------------------------------------------------
+
+
+class BaselinePlayer(_Simple):
+    """The simple competition player (the yardstick)."""
+
+    level = "baseline"
+
+    def _draw(self, obs):
+        if TAKE_DISCARD in obs.legal and obs.pile and E.joins_meld(obs.hand, obs.pile[-1]):
+            return TAKE_DISCARD
+        return PASS if obs.phase == OFFER else DRAW_STOCK
+
+    def _discard(self, obs):
+        legal = obs.legal
+        if BIG_GIN in legal:
+            return BIG_GIN
+        best, cards = _min_deadwood_cards(obs.hand, obs.taken)
+        x = cards[0] if len(cards) == 1 else cards[self._rng(obs).below(len(cards))]
+        return self._knock_or(legal, x)
+
+
+# --- easy ---------------------------------------------------------------------
+
+
+class EasyPlayer(_Simple):
+    """The baseline's plan with a beginner's slips (seeded, so reproducible)."""
+
+    level = "easy"
+    MISS_TAKE = 1  # in 8: lets a top card that joins a meld go by
+    SLIP = 1  # in 8: throws a random loose card instead of the best one
+
+    def _draw(self, obs):
+        if TAKE_DISCARD in obs.legal and obs.pile and E.joins_meld(obs.hand, obs.pile[-1]):
+            if self._rng(obs).below(8) >= self.MISS_TAKE:
+                return TAKE_DISCARD
+        return PASS if obs.phase == OFFER else DRAW_STOCK
+
+    def _discard(self, obs):
+        legal = obs.legal
+        if BIG_GIN in legal:
+            return BIG_GIN
+        h = obs.hand
+        best, cards = _min_deadwood_cards(h, obs.taken)
+        rng = self._rng(obs)
+        x = cards[rng.below(len(cards))]
+        if KNOCK + x not in legal and rng.below(8) < self.SLIP:
+            # a slip: any card outside the melds of the moment, not always the highest
+            loose = []
+            d0 = deadwood4(h[0], h[1], h[2], h[3])
+            tmp = [0, 0, 0, 0]
+            for s in range(4):
+                for r in range(13):
+                    c = s * 13 + r
+                    if h[s] >> r & 1 and c != obs.taken:
+                        E.without(h, c, tmp)
+                        if deadwood4(tmp[0], tmp[1], tmp[2], tmp[3]) == d0 - RANK_VALUES[r]:
+                            loose.append(c)
+            if loose:
+                x = loose[rng.below(len(loose))]
+        return self._knock_or(legal, x)
+
+
+# --- normal -------------------------------------------------------------------
+
+
+class NormalPlayer(_Simple):
+    """A sound club player: least deadwood first; among discards within SLACK
+    points of it, the one whose kept cards gain most from the next draw (live
+    cards only: it reads the pile).  Takes a top card that joins a meld or cuts
+    the count by TAKE_GAIN; knocks as soon as allowed."""
+
+    level = "normal"
+    TAKE_GAIN = 4
+    SLACK = 0
+    TRACK = True
+
+    def __init__(self, seed):
+        _Simple.__init__(self, seed)
+        self.sc = E.Scratch()
+        self.tmp = [0, 0, 0, 0]
+
+    def _draw(self, obs):
+        no = PASS if obs.phase == OFFER else DRAW_STOCK
+        if TAKE_DISCARD not in obs.legal or not obs.pile:
+            return no
+        h = obs.hand
+        t = obs.pile[-1]
+        if E.joins_meld(h, t):
+            return TAKE_DISCARD
+        d0 = deadwood4(h[0], h[1], h[2], h[3])
+        h2 = self.tmp
+        E.without(h, t, h2)
+        h2[t // 13] |= 1 << (t % 13)
+        if deadwood_after_discard4(h2[0], h2[1], h2[2], h2[3]) <= d0 - self.TAKE_GAIN:
+            return TAKE_DISCARD
+        return no
+
+    def _discard(self, obs):
+        legal = obs.legal
+        if BIG_GIN in legal:
+            return BIG_GIN
+        h = obs.hand
+        best, cards = _min_deadwood_cards(h, obs.taken)
+        x = cards[0]
+        if KNOCK + x in legal:
+            return KNOCK + x
+        sc = self.sc
+        E.load(sc, obs, False, self.TRACK)
+        tmp = self.tmp
+        top = -(1 << 20)
+        for s in range(4):
+            for r in range(13):
+                c = s * 13 + r
+                if not h[s] >> r & 1 or c == obs.taken:
+                    continue
+                E.without(h, c, tmp)
+                d = deadwood4(tmp[0], tmp[1], tmp[2], tmp[3])
+                if d > best + self.SLACK:
+                    continue
+                n = E.gain16(sc, tmp[0], tmp[1], tmp[2], tmp[3], d) - 16 * d
+                if n > top:
+                    top = n
+                    x = c
+        return self._knock_or(legal, x)
+
+
+# --- hint ---------------------------------------------------------------------
+
+_HINTER = None
+
+
+def hint(obs):
+    """(action, reason) for the person's side: the hard player's choice and a
+    one-line reason, e.g. 'discard 9♦: keeps 14 deadwood and is dead for them'."""
+    global _HINTER
+    if _HINTER is None:
+        _HINTER = HardPlayer(0)
+    p = _HINTER
+    a = p.choose(obs)
+    return a, _reason(p, obs, a)
+
+
+def _reason(p, obs, a):
+    why = p.why
+    if len(obs.legal) == 1:
+        if a == DRAW_STOCK:
+            return "draw: the stock is the only choice"
+        return "the only move"
+    if why == R_TAKE_MELD:
+        return "take %s: it joins a meld" % card_name(p.why_card)
+    if why == R_TAKE_DW:
+        return "take %s: deadwood down to %d" % (card_name(p.why_card), p.why_dw)
+    if why == R_DRAW:
+        return "%s: %s doesn't help enough" % ("pass" if a == PASS else "draw", card_name(p.why_card))
+    if why == R_KNOCK:
+        if p.why_risk < 16:
+            return "knock with %s: %d deadwood, no undercut risk" % (card_name(p.why_card), p.why_dw)
+        return "knock with %s: %d deadwood" % (card_name(p.why_card), p.why_dw)
+    if why == R_LAST_KNOCK:
+        return "knock with %s: the stock is out" % card_name(p.why_card)
+    if why == R_GIN:
+        return "gin! knock with %s" % card_name(p.why_card)
+    if why == R_BIG_GIN:
+        return "big gin: all 11 cards meld"
+    if why == R_TAKE_BIG_GIN:
+        return "take %s: big gin!" % card_name(obs.pile[-1])
+    if why == R_SPREAD:
+        return "spread %d: fewest lay-offs" % (a - ARRANGE + 1)
+    if why in (R_DISCARD, R_WAIT_GIN, R_WAIT_RISK):
+        c = p.why_card
+        name = card_name(c)
+        if why == R_WAIT_GIN:
+            return "discard %s: don't knock, gin is likely" % name
+        if why == R_WAIT_RISK:
+            return "discard %s: knocking risks an undercut" % name
+        if p.why_dw > p.why_best:
+            return "discard %s: %d deadwood, more ways to meld" % (name, p.why_dw)
+        live_set, runs = E.deadness(p.sc, c)
+        if live_set < 2 and runs == 0:
+            tail = "and is dead for them"
+        elif E.danger(p.sc, c) < 40:
+            tail = "and looks safe"
+        else:
+            tail = "(they may want it)"
+        return "discard %s: keeps %d deadwood %s" % (name, p.why_dw, tail)
+    return "the best move"

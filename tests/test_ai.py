@@ -1,0 +1,437 @@
+"""The computer players: fair play, legality under every rule set, determinism,
+hints, and the arena.
+
+Fair play is tested the strong way: the cards a player cannot see (the
+opponent's hand and the stock) are re-dealt in every way consistent with what
+it saw, the same public actions are replayed, and every level must decide the
+same at every turn.
+"""
+
+import json
+
+import pytest
+
+from gin import ai
+from gin import rules as R
+from gin.cards import GinError, Rng, card_text
+from gin.match import GAME_OVER, HAND_OVER, Match
+from gin.round import (
+    ARRANGE,
+    BIG_GIN,
+    DISCARD_PHASE,
+    DRAW_STOCK,
+    KNOCK,
+    OVER,
+    PASS,
+    SPREAD,
+    TAKE_DISCARD,
+    Round,
+    action_text,
+)
+
+from host_tools import arena, arena_core
+
+LEVELS = ("easy", "normal", "hard", "baseline")
+
+RULESETS = [
+    ("classic", R.RuleSet()),
+    ("modern", R.RuleSet.preset_rules("modern")),
+    ("10/20", R.RuleSet.preset_rules("10/20")),
+    ("20/25", R.RuleSet.preset_rules("20/25")),
+    ("straight", R.RuleSet(straight=True)),
+    ("oklahoma", R.RuleSet(oklahoma=True, oklahoma_spade_double=True)),
+    ("oklahoma+straight", R.RuleSet.preset_rules("modern", oklahoma=True, straight=True)),
+    ("hollywood", R.RuleSet(hollywood=True, target=60)),
+    ("forced+biggin+dealer", R.RuleSet(gin_forced=True, big_gin=True, upcard_offer=R.OFFER_DEALER_PLAYS)),
+    ("loser deals, higher tally", R.RuleSet(next_dealer=R.LOSER_DEALS, game_winner=R.HIGHER_TALLY)),
+]
+
+
+def play_hand(rules, dealer, seed, players, deck=None):
+    """Play one hand; return the Round (over) and the list of (player, action)."""
+    rnd = Round(rules, dealer, seed, deck=deck)
+    log = []
+    while rnd.phase != OVER:
+        p = rnd.player
+        obs = rnd.observation(p)
+        a = players[p].choose(obs)
+        assert a in obs.legal, "%s chose %s, not legal in phase %d" % (
+            players[p].level,
+            action_text(a),
+            obs.phase,
+        )
+        rnd.apply(a)
+        log.append((p, a))
+    return rnd, log
+
+
+# --- fair play ------------------------------------------------------------------
+
+
+def redeal(rules, dealer, seed, log, me, rng):
+    """A deck that agrees with everything seat `me` saw in the hand `log` of
+    Round(rules, dealer, seed), with every card it never saw shuffled.
+
+    Seen by `me`: its own deal slots, the upcard, its own stock draws, and every
+    card the opponent threw (those stay in their deck slots, so the opponent
+    still holds each one when it throws it).  Shuffled: the opponent's other
+    cards and the rest of the stock."""
+    rnd = Round(rules, dealer, seed)
+    deck = list(rnd.deck)
+    nd = 1 - dealer
+    mine = set(i for i in range(20) if (i % 2 == 0) == (me == nd))
+    drawn_by_me = set()
+    for p, a in log:
+        if a == DRAW_STOCK and p == me:
+            drawn_by_me.add(rnd.stock_pos)
+        rnd.apply(a)
+    opp_threw = set(rnd.threw[1 - me])
+    fixed = mine | drawn_by_me | {20}
+    free_pos = [i for i in range(52) if i not in fixed and deck[i] not in opp_threw]
+    cards = [deck[i] for i in free_pos]
+    rng.shuffle(cards)
+    for i, c in zip(free_pos, cards):
+        deck[i] = c
+    return deck
+
+
+def same_view(o1, o2):
+    return (
+        o1.hand == o2.hand
+        and o1.pile == o2.pile
+        and o1.legal == o2.legal
+        and o1.opp_took == o2.opp_took
+        and o1.opp_passed == o2.opp_passed
+        and o1.opp_threw == o2.opp_threw
+        and o1.stock_size == o2.stock_size
+        and o1.opp_hand_size == o2.opp_hand_size
+    )
+
+
+def replay_decisions(rules, dealer, seed, deck, log, me, player):
+    """Replay `log` on a Round dealt from `deck`; return me's decisions at me's turns
+    (until the re-dealt hand makes an opponent action illegal, e.g. its knock)."""
+    rnd = Round(rules, dealer, seed, deck=deck)
+    out = []
+    for p, a in log:
+        if p == me:
+            obs = rnd.observation(me)
+            out.append((player.choose(obs), obs))
+        try:
+            rnd.apply(a)
+        except GinError:
+            break  # the opponent's re-dealt hand can't make this move (a knock): stop here
+    return out
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_decisions_depend_only_on_the_observation(level):
+    rules_list = [R.RuleSet(), R.RuleSet.preset_rules("modern", oklahoma=True), R.RuleSet(big_gin=True)]
+    rng = Rng(99)
+    compared = 0
+    hidden_changed = 0
+    for k in range(12):
+        rules = rules_list[k % len(rules_list)]
+        dealer = k % 2
+        seed = 1000 + k
+        me = k // 2 % 2
+        opp_level = LEVELS[k % 4]
+        players = [None, None]
+        players[me] = ai.make_player(level, 7)
+        players[1 - me] = ai.make_player(opp_level, 8)
+        rnd, log = play_hand(rules, dealer, seed, players)
+        original = replay_decisions(rules, dealer, seed, rnd.deck, log, me, ai.make_player(level, 7))
+        for _ in range(3):
+            deck = redeal(rules, dealer, seed, log, me, rng)
+            if deck[:20] != rnd.deck[:20]:
+                hidden_changed += 1
+            again = replay_decisions(rules, dealer, seed, deck, log, me, ai.make_player(level, 7))
+            for (a1, o1), (a2, o2) in zip(original, again):
+                assert same_view(o1, o2), "the re-deal changed what the player sees"
+                assert a1 == a2, "%s decided %s, then %s after a re-deal of hidden cards" % (
+                    level,
+                    action_text(a1),
+                    action_text(a2),
+                )
+                compared += 1
+    assert compared > 150
+    assert hidden_changed >= 30  # the opponent's hand really was different
+
+
+def test_redeal_keeps_the_view_but_changes_the_hidden_cards():
+    rules = R.RuleSet()
+    players = [ai.make_player("hard", 1), ai.make_player("baseline", 2)]
+    rnd, log = play_hand(rules, 0, 77, players)
+    deck = redeal(rules, 0, 77, log, 1, Rng(3))
+    r2 = Round(rules, 0, 77, deck=deck)
+    assert r2.hands[1] == Round(rules, 0, 77).hands[1]  # seat 1's own cards
+    assert r2.hands[0] != Round(rules, 0, 77).hands[0]  # the opponent's cards differ
+    assert deck[20] == rnd.deck[20]
+
+
+# --- legality --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name,rules", RULESETS, ids=[n for n, _ in RULESETS])
+def test_every_level_plays_only_legal_actions(name, rules):
+    pairs = [
+        ("hard", "easy"),
+        ("normal", "baseline"),
+        ("easy", "hard"),
+        ("baseline", "normal"),
+        ("hard", "hard"),
+    ]
+    hands = 0
+    for k in range(32):
+        a, b = pairs[k % len(pairs)]
+        players = [ai.make_player(a, k), ai.make_player(b, k + 100)]
+        rnd, log = play_hand(rules, k % 2, 5000 + k, players)
+        rnd.check_invariants()
+        hands += 1
+    assert hands == 32
+
+
+def test_big_gin_is_declared_when_offered():
+    rules = R.RuleSet(big_gin=True)
+    from deal import stacked_deck
+
+    # non-dealer holds 2C..9C + 9D 9H; the upcard 9S makes all 11 cards meld
+    deck = stacked_deck("2C 3C 4C 5C 6C 7C 8C 9C 9D 9H", "KD QD JD KS QS JS 5H 6D 3S 4S", "9S")
+    for level in ("easy", "normal", "hard", "baseline"):
+        rnd = Round(rules, 1, 0, deck=deck)
+        p = ai.make_player(level, 1)
+        assert p.choose(rnd.observation(0)) == TAKE_DISCARD
+        rnd.apply(TAKE_DISCARD)
+        obs = rnd.observation(0)
+        assert BIG_GIN in obs.legal
+        assert p.choose(obs) == BIG_GIN
+
+
+def _after_first_draw(rules, deck):
+    """Both pass the upcard, the non-dealer draws: its observation."""
+    rnd = Round(rules, 1, 0, deck=deck)
+    rnd.apply(PASS)
+    rnd.apply(PASS)
+    rnd.apply(DRAW_STOCK)
+    return rnd.observation(0)
+
+
+def test_gin_is_knocked_and_knock_limits_are_respected():
+    from deal import stacked_deck
+
+    hand = "2C 3C 4C 5D 6D 7D 9H 9S 9C KD"
+    other = "QD JD QS JS 5H 6H 3S 4S 2H 8H"
+    # Oklahoma with an ace upcard: gin only.  Drawing KC leaves 10 deadwood at best: no knock.
+    obs = _after_first_draw(R.RuleSet(oklahoma=True), stacked_deck(hand, other, "AH", "KC"))
+    assert obs.knock_limit == 0 and not [a for a in obs.legal if a >= KNOCK]
+    for level in LEVELS:
+        a = ai.make_player(level, 3).choose(obs)
+        assert a in obs.legal and a < 52
+    # Classic: drawing 5C makes 2C-5C, and throwing KD is gin.  Every level takes it.
+    obs = _after_first_draw(R.RuleSet(), stacked_deck(hand, other, "AH", "5C"))
+    for level in LEVELS:
+        assert ai.make_player(level, 3).choose(obs) == KNOCK + 25  # KD
+
+
+def test_spread_picks_the_arrangement_with_fewer_lay_offs():
+    from deal import stacked_deck
+
+    # After drawing 6S and knocking with KD: 10 deadwood either way, A-4C + 4D 4H 4S (the
+    # opponent may lay off 5C) or A-3C + all four 4s (nothing to lay off).
+    deck = stacked_deck("2C 3C 4C 4D 4H 4S 3S AS AC KD", "QD JD QS JS 5H 6H 8S 9S 2H 8H", "9H", "6S")
+    for level in ("normal", "hard"):
+        obs = _after_first_draw(R.RuleSet(), deck)
+        rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+        for a in (PASS, PASS, DRAW_STOCK):
+            rnd.apply(a)
+        p = ai.make_player(level, 1)
+        a = p.choose(obs)
+        assert a == KNOCK + 25  # KD
+        rnd.apply(a)
+        obs = rnd.observation(0)
+        assert obs.phase == SPREAD and len(obs.arrangements) == 2
+        a = p.choose(obs)
+        melds_chosen = obs.arrangements[a - ARRANGE][0]
+        assert [13 * s + 3 for s in range(4)] in melds_chosen, melds_chosen
+
+
+# --- determinism ------------------------------------------------------------------
+
+
+def _match_actions(level_a, level_b, seed, rules):
+    m = Match(rules, seed)
+    players = [ai.make_player(level_a, seed), ai.make_player(level_b, seed + 1)]
+    acts = []
+    while m.state != GAME_OVER:
+        if m.state == HAND_OVER:
+            m.next_hand()
+            continue
+        p = m.round.player
+        a = players[p].choose(m.observation(p))
+        acts.append(a)
+        m.apply(a)
+    return acts
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_game(level):
+    rules = R.RuleSet(target=50)
+    assert _match_actions(level, "baseline", 3, rules) == _match_actions(level, "baseline", 3, rules)
+
+
+def test_seed_changes_the_random_choices_of_easy():
+    rules = R.RuleSet(target=50)
+    runs = set()
+    for s in range(3):
+        m = Match(rules, 12)
+        players = [ai.make_player("easy", s), ai.make_player("baseline", 5)]
+        acts = []
+        while m.state != GAME_OVER:
+            if m.state == HAND_OVER:
+                m.next_hand()
+                continue
+            p = m.round.player
+            a = players[p].choose(m.observation(p))
+            acts.append(a)
+            m.apply(a)
+        runs.add(tuple(acts))
+    assert len(runs) > 1
+
+
+def test_make_player_rejects_unknown_levels():
+    with pytest.raises(ValueError):
+        ai.make_player("grandmaster", 1)
+
+
+def test_choose_refuses_when_it_is_not_the_players_turn():
+    rnd = Round(R.RuleSet(), 0, 1)
+    obs = rnd.observation(0)  # the dealer: the non-dealer acts first
+    with pytest.raises(ValueError):
+        ai.make_player("hard", 1).choose(obs)
+
+
+# --- hints --------------------------------------------------------------------------
+
+
+def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
+    phases = set()
+    for k in range(20):
+        rnd = Round(R.RuleSet(), k % 2, 300 + k)
+        p = ai.make_player("hard", k)
+        while rnd.phase != OVER:
+            obs = rnd.observation(rnd.player)
+            a, why = ai.hint(obs)
+            assert a in obs.legal
+            assert isinstance(why, str) and 4 <= len(why) <= 52, why
+            if len(obs.legal) > 1:
+                assert a == p.choose(obs)  # the hint is the hard player's move
+            phases.add(obs.phase)
+            if DISCARD_PHASE == obs.phase and a < 52:
+                assert why.startswith("discard " + ai.card_name(a) + ":"), why
+                assert "deadwood" in why or "knock" in why, why
+            if a == TAKE_DISCARD and len(obs.legal) > 1:
+                assert why.startswith("take " + ai.card_name(obs.pile[-1])), why
+            if KNOCK <= a < KNOCK + 52:
+                assert why.startswith("knock") or why.startswith("gin"), why
+            rnd.apply(a)
+    assert DISCARD_PHASE in phases
+
+
+def test_card_names_read_like_a_person_writes_them():
+    assert ai.card_name(9 + 13) == "10\u2666"
+    assert ai.card_name(0) == "A\u2663"
+    assert ai.card_name(51) == "K\u2660"
+    assert [ai.card_name(c)[:-1] for c in range(13)] == "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    assert card_text(9) == "TC"
+
+
+def test_discard_hint_names_a_dead_card_as_dead():
+    from deal import stacked_deck
+
+    # KC is the upcard and the non-dealer throws KD; the dealer holds JS: nobody can meld KS any more.
+    deck = stacked_deck("KD AS 3S 5S 7C 9C TH QD 4H 5H", "JS JH JC 2C 3C 4C 9D 8H KS 6H", "KC", "TC 2D")
+    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    for a in (PASS, PASS, DRAW_STOCK, 13 + 12, DRAW_STOCK):  # ... the non-dealer throws KD
+        rnd.apply(a)
+    obs = rnd.observation(1)
+    a, why = ai.hint(obs)
+    assert a == 51, action_text(a)  # KS
+    assert why == "discard K\u2660: keeps 25 deadwood and is dead for them"
+
+
+# --- arena ------------------------------------------------------------------------
+
+
+def test_arena_short_run_reports_every_field(capsys):
+    rc = arena.main(
+        ["--a", "normal", "--b", "baseline", "--matches", "6", "--jobs", "1", "--json", "--target", "40"]
+    )
+    assert rc == 0
+    rep = json.loads(capsys.readouterr().out)
+    for key in (
+        "a_win_rate",
+        "ci95",
+        "a_points_per_hand",
+        "b_points_per_hand",
+        "gin_rate",
+        "undercut_rate",
+        "cancelled_rate",
+        "turns_per_hand",
+        "a_time_us",
+        "b_time_us",
+        "matches",
+    ):
+        assert key in rep, key
+    assert rep["matches"] == 6
+    assert rep["a_wins"] + rep["b_wins"] + rep["draws"] == 6
+    lo, hi = rep["ci95"]
+    assert 0 <= lo <= rep["a_win_rate"] <= hi <= 1
+    assert rep["illegal"] == 0
+    assert rep["hands"] >= 6
+
+
+def test_arena_text_report_and_progress(capsys):
+    arena.main(
+        [
+            "--a",
+            "easy",
+            "--b",
+            "hard",
+            "--matches",
+            "2",
+            "--jobs",
+            "1",
+            "--target",
+            "30",
+            "--variant",
+            "oklahoma",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert "match win rate" in out and "95% CI" in out and "decision time (hard)" in out
+    assert "Oklahoma" in out
+    assert "2/2" in err  # the progress bar
+
+
+def test_wilson_interval():
+    lo, hi = arena.wilson(65, 100)
+    assert 0.55 < lo < 0.56 and 0.73 < hi < 0.74
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_dealer_swapped_pairs_share_the_deals():
+    assert arena_core.match_seed(1, 4) == arena_core.match_seed(1, 5)
+    assert arena_core.match_seed(1, 4) != arena_core.match_seed(1, 6)
+    rules = R.RuleSet(target=30)
+    s0 = arena_core.play_match(rules, 1, 0, "hard", "baseline")
+    s1 = arena_core.play_match(rules, 1, 1, "hard", "baseline")
+    assert s0[0] + s0[1] + s0[2] == 1 and s1[0] + s1[1] + s1[2] == 1
+
+
+def test_arena_numbers_are_the_same_under_micropython():
+    rules = ("classic", ["hollywood"], 30)
+    host = arena_core.play_range(arena_core.make_rules(*rules), 5, 0, 2, "hard", "easy")
+    tot, ta, tb = arena.run_micropython("hard", "easy", 2, rules[0], rules[1], rules[2], 5, 1)
+    assert tot == host
+    assert len(ta) == host[18] and len(tb) == host[19]
+    assert all(t >= 0 for t in ta)
