@@ -29,7 +29,6 @@ import host_tools.fwpath  # noqa: F401  (firmware on sys.path)
 # isort: split
 from host_tools import arena_core
 from host_tools.arena_core import FIELDS, N_FIELDS, VARIANTS, make_rules
-from host_tools.fwpath import FIRMWARE, ROOT
 
 PLAYERS = ("easy", "normal", "hard", "baseline")
 PRESETS = ("classic", "modern", "10/20", "20/25")
@@ -104,8 +103,6 @@ def run_cpython(
     timed: bool = True,
 ) -> tuple[list[int], list[int], list[int]]:
     size = max(1, min(20, matches // (jobs * 4) or 1))
-    if size % 2 and size > 1:
-        size += 1  # keep the dealer-swapped pairs in one chunk
     tasks = [(preset, variants, target, seed, s, e, a, b, timed) for s, e in _chunks(matches, size)]
     tot = [0] * N_FIELDS
     ta: list[int] = []
@@ -135,7 +132,6 @@ def run_cpython(
 # --- MicroPython ----------------------------------------------------------------
 
 _MP_DRIVER = """
-import gc
 try:
     import js
     def _clock():
@@ -157,71 +153,14 @@ def core_source() -> str:
     return (Path(__file__).resolve().parent / "arena_core.py").read_text()
 
 
-def run_micropython_code(code: str, heapsize: int | None = None) -> str:
-    """Run code under the MicroPython WebAssembly port with firmware/ importable; return stdout."""
-    try:
-        from host_tools import micropython as mprun  # the project's runner, when present
-    except ImportError:
-        mprun = None
-    if mprun is not None and hasattr(mprun, "run"):
-        return mprun.run(code, heapsize=heapsize)
-    return _node_run(code, heapsize or 256 * 1024 * 1024)
+def run_micropython_code(code: str, heapsize: int | str | None = None) -> str:
+    """Run code under the MicroPython WebAssembly port (firmware/ importable); return its stdout.
 
+    Without a heap size the port's heap grows on demand: it collects garbage only
+    between runs, so a long run needs the room."""
+    from host_tools.micropython import run
 
-_NODE_SHIM = r"""
-import fs from 'fs';
-import path from 'path';
-const [modPath, fw, script, heap] = process.argv.slice(2);
-const mod = await import(modPath);
-let out = [];
-let err = [];
-const mp = await mod.loadMicroPython({heapsize: parseInt(heap), stdout: (d) => out.push(d), stderr: (d) => err.push(d)});
-function copy(src, dst) {
-  mp.FS.mkdirTree(dst);
-  for (const name of fs.readdirSync(src)) {
-    const s = path.join(src, name);
-    if (fs.statSync(s).isDirectory()) { if (name !== '__pycache__') copy(s, dst + '/' + name); }
-    else if (name.endsWith('.py')) mp.FS.writeFile(dst + '/' + name, fs.readFileSync(s));
-  }
-}
-copy(fw, '/fw');
-let code = fs.readFileSync(script, 'utf8');
-let rc = 0;
-try { mp.runPython('import sys\nsys.path.insert(0, "/fw")\n' + code); }
-catch (e) { err.push(String(e.message)); rc = 1; }
-process.stdout.write(out.join('\n') + '\n');
-if (err.length) process.stderr.write(err.join('\n') + '\n');
-process.exit(rc);
-"""
-
-
-def _mp_module() -> Path:
-    for base in (ROOT / "host_tools" / "mpwasm", Path("/tmp/mpwasm")):
-        p = base / "node_modules" / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
-        if p.exists():
-            return p
-    raise SystemExit(
-        "MicroPython WebAssembly port not found (npm @micropython/micropython-webassembly-pyscript)"
-    )
-
-
-def _node_run(code: str, heapsize: int) -> str:
-    import subprocess
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as d:
-        shim = Path(d) / "run.mjs"
-        shim.write_text(_NODE_SHIM)
-        script = Path(d) / "main.py"
-        script.write_text(code)
-        proc = subprocess.run(
-            ["node", str(shim), _mp_module().as_uri(), str(FIRMWARE), str(script), str(heapsize)],
-            capture_output=True,
-            text=True,
-        )
-    if proc.returncode != 0:
-        raise RuntimeError("MicroPython failed:\n" + proc.stderr[-3000:])
-    return proc.stdout
+    return run(code, heapsize=heapsize)
 
 
 def _mp_chunk(args: tuple) -> tuple[list[int], list[int], list[int]]:

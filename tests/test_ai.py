@@ -13,7 +13,7 @@ import pytest
 
 from gin import ai
 from gin import rules as R
-from gin.cards import GinError, Rng, card_text
+from gin.cards import GinError, Rng, card_text, parse_card
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import (
     ARRANGE,
@@ -29,6 +29,7 @@ from gin.round import (
     action_text,
 )
 
+from deal import stacked_deck
 from host_tools import arena, arena_core
 
 LEVELS = ("easy", "normal", "hard", "baseline")
@@ -130,7 +131,7 @@ def test_decisions_depend_only_on_the_observation(level):
     rng = Rng(99)
     compared = 0
     hidden_changed = 0
-    for k in range(12):
+    for k in range(30):
         rules = rules_list[k % len(rules_list)]
         dealer = k % 2
         seed = 1000 + k
@@ -154,8 +155,8 @@ def test_decisions_depend_only_on_the_observation(level):
                     action_text(a2),
                 )
                 compared += 1
-    assert compared > 150
-    assert hidden_changed >= 30  # the opponent's hand really was different
+    assert compared > 400
+    assert hidden_changed >= 80  # the opponent's hand really was different
 
 
 def test_redeal_keeps_the_view_but_changes_the_hidden_cards():
@@ -182,19 +183,17 @@ def test_every_level_plays_only_legal_actions(name, rules):
         ("hard", "hard"),
     ]
     hands = 0
-    for k in range(32):
+    for k in range(100):
         a, b = pairs[k % len(pairs)]
         players = [ai.make_player(a, k), ai.make_player(b, k + 100)]
         rnd, log = play_hand(rules, k % 2, 5000 + k, players)
         rnd.check_invariants()
         hands += 1
-    assert hands == 32
+    assert hands == 100
 
 
 def test_big_gin_is_declared_when_offered():
     rules = R.RuleSet(big_gin=True)
-    from deal import stacked_deck
-
     # non-dealer holds 2C..9C + 9D 9H; the upcard 9S makes all 11 cards meld
     deck = stacked_deck("2C 3C 4C 5C 6C 7C 8C 9C 9D 9H", "KD QD JD KS QS JS 5H 6D 3S 4S", "9S")
     for level in ("easy", "normal", "hard", "baseline"):
@@ -217,8 +216,6 @@ def _after_first_draw(rules, deck):
 
 
 def test_gin_is_knocked_and_knock_limits_are_respected():
-    from deal import stacked_deck
-
     hand = "2C 3C 4C 5D 6D 7D 9H 9S 9C KD"
     other = "QD JD QS JS 5H 6H 3S 4S 2H 8H"
     # Oklahoma with an ace upcard: gin only.  Drawing KC leaves 10 deadwood at best: no knock.
@@ -234,8 +231,6 @@ def test_gin_is_knocked_and_knock_limits_are_respected():
 
 
 def test_spread_picks_the_arrangement_with_fewer_lay_offs():
-    from deal import stacked_deck
-
     # After drawing 6S and knocking with KD: 10 deadwood either way, A-4C + 4D 4H 4S (the
     # opponent may lay off 5C) or A-3C + all four 4s (nothing to lay off).
     deck = stacked_deck("2C 3C 4C 4D 4H 4S 3S AS AC KD", "QD JD QS JS 5H 6H 8S 9S 2H 8H", "9H", "6S")
@@ -253,6 +248,90 @@ def test_spread_picks_the_arrangement_with_fewer_lay_offs():
         a = p.choose(obs)
         melds_chosen = obs.arrangements[a - ARRANGE][0]
         assert [13 * s + 3 for s in range(4)] in melds_chosen, melds_chosen
+
+
+def _knock_position(opp_throw):
+    """The non-dealer (seat 0) can knock with 10 (throwing KD) on its second draw,
+    right after the opponent threw opp_throw."""
+    deck = stacked_deck(
+        "2C 3C 4C 5D 6D 7D 9H 9S 9C KD", "%s 5H 6H 8S JS 2H 8D QC JC 3S" % opp_throw, "QH", "QS 8H TH"
+    )
+    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    for a in (PASS, PASS, DRAW_STOCK, parse_card("QS"), DRAW_STOCK, parse_card(opp_throw), DRAW_STOCK):
+        rnd.apply(a)
+    obs = rnd.observation(0)
+    assert KNOCK + 25 in obs.legal  # KD
+    return obs
+
+
+def test_hard_knocks_when_the_opponent_still_holds_high_cards():
+    obs = _knock_position("KS")
+    assert ai.make_player("hard", 1).choose(obs) == KNOCK + 25
+    assert ai.hint(obs) == (KNOCK + 25, "knock with K\u2666: 10 deadwood, no undercut risk")
+
+
+def test_hard_does_not_knock_into_a_likely_undercut():
+    # The opponent just threw an ace: its loose cards are low, 10 would likely be undercut.
+    obs = _knock_position("AS")
+    a = ai.make_player("hard", 1).choose(obs)
+    assert a < 52, action_text(a)
+    assert ai.hint(obs)[1].endswith("knocking risks an undercut")
+    # The baseline knocks as soon as it may, whatever the risk.
+    assert ai.make_player("baseline", 1).choose(obs) >= KNOCK
+
+
+def test_hard_knocks_at_the_end_of_the_stock_when_it_pays():
+    obs = _knock_position("KS")
+    obs.stock_size = 2  # a discard now would cancel the hand
+    a, why = ai.hint(obs)
+    assert a == KNOCK + 25 and why == "knock with K\u2666: the stock is out"
+    obs = _knock_position("AS")
+    obs.stock_size = 2
+    assert ai.make_player("hard", 1).choose(obs) < 52  # an undercut is worse than a cancelled hand
+
+
+def test_match_point_reading():
+    from gin.ai_hard import _match_point
+
+    class Obs:
+        rules = R.RuleSet(target=100)
+        scores = (90, 40, 100)
+        match_totals = None
+
+    assert _match_point(Obs, 12, 30) == (True, False)
+    assert _match_point(Obs, 5, 30) == (False, False)
+    Obs.scores = (10, 85, 100)
+    assert _match_point(Obs, 5, 20) == (False, True)
+    # Hollywood: per open game; a closed game no longer counts
+    Obs.match_totals = [(95, 20, True), (50, 90, False), (0, 0, False)]
+    assert _match_point(Obs, 8, 12) == (False, True)
+    Obs.match_totals = [(95, 20, True), (96, 10, False), (0, 0, False)]
+    assert _match_point(Obs, 8, 12) == (True, False)
+
+
+def test_opponent_model_reads_takes_and_throws():
+    from gin import ai_eval as E
+
+    # Seat 0 (non-dealer) takes the upcard 7H and throws 5S; seat 1 then looks at its danger table.
+    deck = stacked_deck("5S 2C 3C 4C 9D TD JD KS KC QH", "AH 2D 3S 4D 6C 8D TC JC QS KD", "7H", "9S")
+    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    rnd.apply(TAKE_DISCARD)
+    rnd.apply(parse_card("5S"))
+    obs = rnd.observation(1)
+    model = E.Scratch()
+    E.load(model, obs, True)
+    flat = E.Scratch()
+    E.load(flat, obs, False)
+    assert model.w[parse_card("7H")] == E.KNOWN and flat.w[parse_card("7H")] == E.KNOWN
+    assert model.w[parse_card("5S")] == 0  # in the pile
+    # cards next to what they took are likelier in their hand, cards next to what they threw less
+    assert model.w[parse_card("8H")] > flat.w[parse_card("8H")]
+    assert model.w[parse_card("5D")] < flat.w[parse_card("5D")]
+    # so throwing 8H (it extends 7H) is more dangerous than a card far from both
+    assert E.danger(model, parse_card("8H")) > E.danger(model, parse_card("9C"))
+    # weights of unseen cards add up to the opponent's unknown cards (x256, rounding aside)
+    unseen = sum(model.w[c] for c in range(52) if 0 < model.w[c] < E.KNOWN)
+    assert abs(unseen - 256 * model.n_unk) < 256
 
 
 # --- determinism ------------------------------------------------------------------
@@ -346,8 +425,6 @@ def test_card_names_read_like_a_person_writes_them():
 
 
 def test_discard_hint_names_a_dead_card_as_dead():
-    from deal import stacked_deck
-
     # KC is the upcard and the non-dealer throws KD; the dealer holds JS: nobody can meld KS any more.
     deck = stacked_deck("KD AS 3S 5S 7C 9C TH QD 4H 5H", "JS JH JC 2C 3C 4C 9D 8H KS 6H", "KC", "TC 2D")
     rnd = Round(R.RuleSet(), 1, 0, deck=deck)

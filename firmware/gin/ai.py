@@ -221,7 +221,6 @@ class NormalPlayer(_Simple):
     level = "normal"
     TAKE_GAIN = 4
     SLACK = 0
-    TRACK = True
 
     def __init__(self, seed):
         _Simple.__init__(self, seed)
@@ -254,7 +253,7 @@ class NormalPlayer(_Simple):
         if KNOCK + x in legal:
             return KNOCK + x
         sc = self.sc
-        E.load(sc, obs, False, self.TRACK)
+        E.load(sc, obs, False)
         tmp = self.tmp
         top = -(1 << 20)
         for s in range(4):

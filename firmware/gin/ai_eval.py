@@ -49,7 +49,6 @@ class Scratch:
         "ok",
         "qsum",
         "n_unk",
-        "n_unseen",
         "limit",
         "gc",
         "kv",
@@ -67,7 +66,6 @@ class Scratch:
         self.ok = [0, 0, 0, 0]  # known in the opponent's hand
         self.qsum = 1
         self.n_unk = 0  # opponent cards not known to me
-        self.n_unseen = 0
         self.limit = 10  # the hand's knock limit
         self.gc = 0  # set by gain16: chance (0..256) the next draw makes gin
         self.kv = 0  # set by gain16: expected knock value after the next draw (1/16 point)
@@ -75,11 +73,9 @@ class Scratch:
         self.ginb = 0  # gin bonus, for kv
 
 
-def load(sc, obs, model, track=True):
+def load(sc, obs, model):
     """Fill the scratch from an observation.  model=False: every unseen card
-    gets the same weight (no reading of the opponent's signals).  track=False:
-    a player who doesn't count cards: the pile below the top card is treated
-    as unseen, as if those cards could still come."""
+    gets the same weight (no reading of the opponent's signals)."""
     h = obs.hand
     pile = sc.pile
     ok = sc.ok
@@ -87,11 +83,7 @@ def load(sc, obs, model, track=True):
     for s in range(4):
         pile[s] = 0
         ok[s] = 0
-    if track:
-        for c in obs.pile:
-            pile[c // 13] |= 1 << (c % 13)
-    elif obs.pile:
-        c = obs.pile[-1]
+    for c in obs.pile:
         pile[c // 13] |= 1 << (c % 13)
     n_ok = 0
     for c in obs.opp_took:
@@ -101,12 +93,8 @@ def load(sc, obs, model, track=True):
             if not ok[c // 13] & bit:
                 ok[c // 13] |= bit
                 n_ok += 1
-    n_unseen = 0
     for s in range(4):
-        m = FULL & ~(h[s] | pile[s] | ok[s])
-        un[s] = m
-        n_unseen += _pop(m)
-    sc.n_unseen = n_unseen
+        un[s] = FULL & ~(h[s] | pile[s] | ok[s])
     n_unk = obs.opp_hand_size - n_ok
     if n_unk < 0:
         n_unk = 0
@@ -177,14 +165,6 @@ def load(sc, obs, model, track=True):
     sc.limit = obs.knock_limit
 
 
-def _pop(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
 def _nudge(w, c, steps):
     """Shift the likelihood of unseen cards near card c (only cards still unknown)."""
     s = c // 13
@@ -228,7 +208,11 @@ def gain16(sc, a, b, c, d, dw):
 
     Only cards that can join a meld need the meld search: any other card u
     stays deadwood, so drawing it saves exactly max(0, m - value(u)) where m
-    is what the best single discard of the 10 cards saves (one search)."""
+    is what the best single discard of the 10 cards saves (one search).
+
+    Also sets sc.kv, the expected value of being able to knock after that
+    draw (the opponent's likely count sc.kbase less my count, plus the gin
+    bonus for gin), and sc.gc, the chance the draw makes gin."""
     lr = sc.lr
     lq = sc.lq
     ls = sc.ls
@@ -294,22 +278,6 @@ def gain16(sc, a, b, c, d, dw):
     return (tot * 16) // sc.qsum
 
 
-def outs(sc, h):
-    """Live cards that would join a meld with two or more cards of hand h (a
-    cheap potential: a count, not a value)."""
-    un = sc.un
-    n = 0
-    for s in range(4):
-        m = h[s]
-        o1 = h[(s + 1) & 3]
-        o2 = h[(s + 2) & 3]
-        o3 = h[(s + 3) & 3]
-        pairs = (o1 & o2) | (o1 & o3) | (o2 & o3)  # ranks held in 2+ other suits
-        near = (m << 1 & m << 2) | (m >> 1 & m << 1) | (m >> 1 & m >> 2)
-        n += _pop(un[s] & (pairs | near))
-    return n
-
-
 # --- danger: could the opponent use my discard? -------------------------------
 
 
@@ -333,8 +301,9 @@ def danger(sc, card):
 
 
 def deadness(sc, card):
-    """How many of the cards that could meld with card are out of play for the
-    opponent (mine or in the pile): used for the hint's words."""
+    """(cards of card's rank the opponent could still hold, run pairs around it
+    they could still hold): (0 or 1, 0) means nobody can meld it any more, the
+    hint's "dead for them"."""
     w = sc.w
     s = card // 13
     r = card - s * 13
@@ -415,10 +384,6 @@ def layoff_value(sc, h):
         if n == 3:
             tot += w[miss * 13 + r] * RANK_VALUES[r]
     return tot // 16
-
-
-def hand_deadwood(h):
-    return deadwood4(h[0], h[1], h[2], h[3])
 
 
 def without(h, c, out):

@@ -19,7 +19,7 @@ and the normal player.
 
 from gin import ai_eval as E
 from gin.cards import RANK_VALUES
-from gin.melds import deadwood4, deadwood_after_discard4
+from gin.melds import deadwood4
 from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
 try:
@@ -50,6 +50,29 @@ HARD = {
     "uc_max": 64,  # highest undercut risk (x/256) accepted for a knock in mid-hand
     "gin_wait": 1,  # wait for gin with a low count early, when gin is likely next draw
 }
+
+
+def _match_point(obs, win, lose):
+    """(a win of `win` points reaches my target, a loss of `lose` reaches theirs)
+    in some open game: the match score matters to the knock."""
+    target = obs.rules.target
+    cols = getattr(obs, "match_totals", None)
+    if not cols:
+        sc = obs.scores
+        if sc is None:
+            return False, False
+        cols = ((sc[0], sc[1], False),)
+    closes = False
+    ends = False
+    for mine, theirs, closed in cols:
+        if closed:
+            continue
+        if mine + win >= target:
+            closes = True
+        if theirs + lose >= target:
+            ends = True
+    return closes, ends
+
 
 # The opponent's likely deadwood (before lay-offs) by turns played / 2, measured
 # in the arena when a player knocks against sound opponents.
@@ -87,7 +110,6 @@ class HardPlayer:
         self.kb1 = k["kb1"]
         self.uc_max = k["uc_max"]
         self.gin_wait = k["gin_wait"]
-        self.exact_stock = k.get("exact_stock", 0)
         self.beta = self.beta_e
         self.sc = E.Scratch()
         self.dws = bytearray(52)  # deadwood after discarding each card
@@ -203,8 +225,6 @@ class HardPlayer:
         g0 = E.gain16(sc, h[0], h[1], h[2], h[3], d0)
         # a blind draw: this draw's expected saving now, about the same potential after
         v_stock = self.kw * d0 - g0 - (self.beta * g0) // 16 - (self.kvw * sc.kv) // 16
-        if self.exact_stock:
-            v_stock = self._stock_value(h, d0)
         h2 = self.h2
         E.without(h, t, h2)
         h2[t // 13] |= 1 << (t % 13)
@@ -216,43 +236,6 @@ class HardPlayer:
             return TAKE_DISCARD
         self.why = R_DRAW
         return no
-
-    def _stock_value(self, h, d0):
-        """The expected best keep-score after a blind draw: a card that can't
-        lower the count is thrown back (score of keeping h); the others are
-        played out with a narrow candidate list."""
-        sc = self.sc
-        keep = self._keep_score(h, d0, -1)
-        lr = sc.lr
-        lq = sc.lq
-        ls = sc.ls
-        h11 = [0, 0, 0, 0]
-        prune = self.prune
-        self.prune = self.exact_stock
-        tot = 0
-        qs = 0
-        # live cards are copied first: _best_discard -> gain16 reuses the scratch lists
-        cards = []
-        for s in range(4):
-            for i in range(ls[s], ls[s + 1]):
-                cards.append((s, lr[i], lq[i]))
-        for s, r, q in cards:
-            h11[0] = h[0]
-            h11[1] = h[1]
-            h11[2] = h[2]
-            h11[3] = h[3]
-            h11[s] |= 1 << r
-            x = deadwood_after_discard4(h11[0], h11[1], h11[2], h11[3])
-            if x < d0:
-                score, card, best = self._best_discard(h11, -1)
-                if score > keep:
-                    score = keep
-            else:
-                score = keep
-            tot += q * score
-            qs += q
-        self.prune = prune
-        return tot // qs if qs else keep
 
     # -- discard, knock or big gin ------------------------------------------------
     def _discard(self, obs):
@@ -299,14 +282,18 @@ class HardPlayer:
 
     def opp_deadwood(self, obs):
         """The opponent's likely count before lay-offs: by the turn, capped by
-        their last discard (a player throws their highest loose card, so a low
-        throw means low loose cards)."""
+        their last two discards (a player throws their highest loose card, so
+        low throws mean low loose cards)."""
         i = obs.turns // 2
         if i >= len(_OPP_DW):
             i = len(_OPP_DW) - 1
         est = _OPP_DW[i]
-        if obs.opp_threw:
-            cap = 4 * RANK_VALUES[obs.opp_threw[-1] % 13] + 2
+        thrown = obs.opp_threw
+        if thrown:
+            v = RANK_VALUES[thrown[-1] % 13]
+            if len(thrown) > 1 and RANK_VALUES[thrown[-2] % 13] > v:
+                v = RANK_VALUES[thrown[-2] % 13]  # one low throw may be a broken pair
+            cap = 4 * v + 2
             if cap < est:
                 est = cap
         return est
@@ -335,15 +322,18 @@ class HardPlayer:
         # expected points of knocking now (x16 x256)
         ev = (256 - p) * gain - p * (bonus * 16 + 48)
         if obs.stock_size <= 2:
-            return ev > 0  # otherwise the hand is cancelled: 0 points
-        sc_ = obs.scores
+            # a discard now cancels the hand (0 points): knock if it pays on average
+            if ev > 0:
+                return True
+            self.why = R_WAIT_RISK
+            return False
         p_max = self.uc_max
-        if sc_ is not None:
-            mine, theirs, target = sc_[0], sc_[1], sc_[2]
-            if theirs + bonus + k >= target:
-                p_max = p_max // 2  # an undercut would end the match for them
-            if mine * 16 + gain >= target * 16 and p < 128:
-                return True  # this knock likely takes the match
+        mult = obs.multiplier
+        closes, ends = _match_point(obs, gain * mult // 16, (bonus + k) * mult)
+        if ends:
+            p_max = p_max // 2  # an undercut would likely end the game for them
+        if closes and p < 128:
+            return True  # this knock likely takes the game
         if p > p_max:
             self.why = R_WAIT_RISK
             return False
