@@ -66,7 +66,7 @@ test: setup ## Lint (ruff check), then run every test: CPython and real MicroPyt
 	$(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
 
 test-mp: setup ## Run only the tests/mp modules under real MicroPython (quick)
-	$(PY) -m host_tools.mp_unittest
+	$(PY) -m host_tools.micropython.mptest
 
 lint: setup ## ruff check plus a format check (no changes made)
 	$(PY) -m ruff check .
@@ -88,21 +88,17 @@ play: $(VENV_STAMP) ## Play: on a connected Pico if there is one (deploys first)
 
 bench: setup ## Print every benchmark table: meld search, AI, drawing, UI, saves
 	$(PY) -m host_tools.bench
-	$(PY) -m host_tools.bench_ai
-	$(PY) -m host_tools.bench_draw
-	$(PY) host_tools/bench_ui.py --mpy
-	$(PY) -m host_tools.bench_saves
 
 ARENA_ARGS ?= --a hard --b baseline --matches 2000 --jobs 2
 arena: setup ## Computer players against each other (ARENA_ARGS="--a hard --b baseline --matches 2000")
-	$(PY) -m host_tools.arena $(ARENA_ARGS)
+	$(PY) -m host_tools.bench.arena $(ARENA_ARGS)
 
 soak: setup ## The long soaks: 10,000 hands of every level and 1,000 save-and-reboot matches
-	$(PY) -m host_tools.soak
-	$(PY) -m host_tools.soak_saves
+	$(PY) -m host_tools.bench.soak
+	$(PY) -m host_tools.bench.soak_saves
 
 screenshots: $(VENV_STAMP) ## Regenerate the README pictures in docs/screenshots (head-less simulator)
-	$(PY) -m host_tools.screenshot
+	$(PY) -m host_tools.simulator.screenshot
 
 golden: setup ## Regenerate the golden screen snapshots in tests/golden after a deliberate UI change
 	GOLDEN_UPDATE=1 $(PY) -m pytest -q tests/test_ui_golden.py

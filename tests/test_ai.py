@@ -30,7 +30,7 @@ from gin.round import (
 )
 
 from deal import stacked_deck
-from host_tools import arena, arena_core
+from host_tools.bench import arena, arena_core
 
 LEVELS = ("easy", "normal", "hard", "baseline")
 

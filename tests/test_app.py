@@ -12,7 +12,7 @@ from gin import match as gmatch
 from gin import round as ground
 from gin.rules import RuleSet
 
-from host_tools.fake_hw import Bot, Driver, FakeHw
+from host_tools.hw.fake_hw import Bot, Driver, FakeHw
 from test_ui_golden import GIN, LAYOFF, SPREAD, UNDERCUT, boot, card, stacked, to_card
 
 ROOT = Path(__file__).resolve().parent.parent

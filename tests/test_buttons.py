@@ -146,7 +146,7 @@ def test_the_queue_keeps_order_and_counts_what_it_drops():
 
 def test_taps_made_while_the_app_is_busy_wait_in_the_queue():
     """The device samples from a timer: the app can be busy for a second and still see every tap."""
-    from host_tools.fake_hw import FakeHw
+    from host_tools.hw.fake_hw import FakeHw
 
     hw = FakeHw()
     for _ in range(3):

@@ -17,8 +17,8 @@ from ui import cardart
 from ui.canvas import CLEAR, COPY, SET, XOR, Canvas
 from ui.font import NORMAL, SMALL, text_width
 
-from host_tools import gen_font
-from host_tools.micropython import run as run_micropython
+from host_tools.gen import font as gen_font
+from host_tools.micropython.runner import run as run_micropython
 
 W, H = 128, 64
 
@@ -450,7 +450,9 @@ def test_inline_card_labels():
 
 def test_committed_tables_equal_generator_output():
     for path, text in gen_font.outputs().items():
-        assert path.read_text(encoding="utf-8") == text, "%s is stale: run host_tools/gen_font.py" % path
+        assert path.read_text(encoding="utf-8") == text, (
+            "%s is stale: run python -m host_tools.gen.font" % path
+        )
 
 
 def test_generator_art_parser_rejects_ragged_art():

@@ -206,7 +206,7 @@ def test_build_mirrors_the_board_and_drops_stale_files(mini):
 
 def test_package_json_lists_the_closure_for_mip():
     r = subprocess.run(
-        [sys.executable, "host_tools/deploy.py", "package-json", "--check"],
+        [sys.executable, "-m", "host_tools.deploy", "package-json", "--check"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -295,7 +295,7 @@ def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board
     # module the game loads at run time is one that deploy put there.
     fw_mods = {e.module for e in entries if e.module}
     hw = tmp_path / "fake_hw.py"
-    hw.write_text((ROOT / "host_tools" / "fake_hw.py").read_text())
+    hw.write_text((ROOT / "host_tools" / "hw" / "fake_hw.py").read_text())
     r = mpremote(
         board.url,
         "cp", str(hw), ":fake_hw.py", "+",

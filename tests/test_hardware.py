@@ -12,8 +12,8 @@ import pytest
 
 from device import buttons
 
-from host_tools import pinmap_doc, wiring_svg
-from host_tools.pinmap_doc import GROUND_PINS, HEADER, load_pins
+from host_tools.gen import pin_docs, wiring_svg
+from host_tools.gen.pin_docs import GROUND_PINS, HEADER, load_pins
 
 ROOT = Path(__file__).resolve().parent.parent
 HW = ROOT / "hardware"
@@ -39,7 +39,7 @@ def expected_signals(pins):
 
 def table_disagreements(pins, readme_text):
     out = []
-    rows = {r["Function"]: r for r in pinmap_doc.parse_table(readme_text)}
+    rows = {r["Function"]: r for r in pin_docs.parse_table(readme_text)}
     want = {"Display SDA": pins.I2C_SDA, "Display SCL": pins.I2C_SCL}
     want.update({f"Button {n}": pins.BUTTONS[n] for n in pins.BUTTON_NAMES})
     if pins.PIEZO is not None:
@@ -151,11 +151,11 @@ def disagreements(pins):
 def test_wokwi_diagram_pin_table_svg_and_firmware_pin_map_agree():
     pins = load_pins()
     assert pins.BUTTON_NAMES == buttons.BUTTON_NAMES  # the firmware's button order
-    assert pinmap_doc.validate(pins) == []
+    assert pin_docs.validate(pins) == []
     assert disagreements(pins) == []
     # ... and each file is exactly what the generators make from pins.py today.
     readme = (HW / "README.md").read_text(encoding="utf-8")
-    assert pinmap_doc.render_readme(readme, pins) == readme, "run `make wiring`"
+    assert pin_docs.render_readme(readme, pins) == readme, "run `make wiring`"
     assert (HW / "wiring.svg").read_text(encoding="utf-8") == wiring_svg.svg(pins), "run `make wiring`"
     assert (HW / "diagram.json").read_text(encoding="utf-8") == wiring_svg.diagram_text(pins), (
         "run `make wiring`"
@@ -172,7 +172,7 @@ def test_a_moved_pin_is_caught_in_every_file():
         assert any(p.startswith(where) and re.search(r"\bup\b", p, re.I) for p in problems), (where, problems)
         assert any(p.startswith(where) and "sda" in p.lower() for p in problems), (where, problems)
     # The generators follow the pin map: redrawn, the files agree with it again.
-    readme = pinmap_doc.render_readme((HW / "README.md").read_text(encoding="utf-8"), moved)
+    readme = pin_docs.render_readme((HW / "README.md").read_text(encoding="utf-8"), moved)
     assert table_disagreements(moved, readme) == []
     assert svg_disagreements(moved, wiring_svg.svg(moved)) == []
     assert wokwi_disagreements(moved, wiring_svg.diagram(moved)) == []
@@ -184,7 +184,7 @@ def test_pin_map_mistakes_are_reported():
     bad.I2C_SDA = 3  # GP3 is an SCL pin
     bad.BUTTONS = dict(real.BUTTONS, DOWN=real.BUTTONS["UP"])  # two buttons on one GPIO
     bad.SAFE_PIN = 0
-    errors = pinmap_doc.validate(bad)
+    errors = pin_docs.validate(bad)
     assert any("SDA" in e for e in errors)
     assert any("twice" in e for e in errors)
     assert any("SAFE_PIN" in e for e in errors)
@@ -202,10 +202,10 @@ def test_pinmap_check_mode_catches_a_hand_edit(tmp_path):
     readme = tmp_path / "README.md"
     text = (HW / "README.md").read_text(encoding="utf-8")
     readme.write_text(text.replace("| Button UP | GP2 | 4 |", "| Button UP | GP3 | 5 |"), encoding="utf-8")
-    assert pinmap_doc.main(["--check", "--readme", str(readme)]) == 1
-    assert pinmap_doc.main(["--readme", str(readme)]) == 0  # regenerates
+    assert pin_docs.main(["--check", "--readme", str(readme)]) == 1
+    assert pin_docs.main(["--readme", str(readme)]) == 0  # regenerates
     assert readme.read_text(encoding="utf-8") == text
-    assert pinmap_doc.main(["--check", "--readme", str(readme)]) == 0
+    assert pin_docs.main(["--check", "--readme", str(readme)]) == 0
 
 
 def test_svg_is_well_formed_and_labelled():

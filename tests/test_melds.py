@@ -317,7 +317,7 @@ def test_layoff_matches_brute_force(deal):
 
 
 def test_tables_are_generated_and_current():
-    r = subprocess.run([sys.executable, "-m", "host_tools.gen_meldtables", "--check"], cwd=ROOT)
+    r = subprocess.run([sys.executable, "-m", "host_tools.gen.meldtables", "--check"], cwd=ROOT)
     assert r.returncode == 0
 
 
@@ -384,7 +384,7 @@ def test_entry_frames_fit_on_the_c_stack():
     # MicroPython without a pystack (the rp2 port) heap-allocates any frame over
     # 11 words at every call.  The wasm port has a pystack, so read the frame
     # sizes off it: each entry point must use no more than an 11-word reference.
-    from host_tools.micropython import run
+    from host_tools.micropython.runner import run
 
     at11, at12, *entries = (int(x) for x in run(_FRAMES).split())
     assert at12 > at11  # the probe tells 11 words from 12

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from host_tools import oled_view
-from host_tools.oled_view import (
+from host_tools.hw import oled_view
+from host_tools.hw.oled_view import (
     BEZEL,
     GAP,
     PALETTES,
@@ -19,7 +19,7 @@ from host_tools.oled_view import (
     save_png,
     text_art_to_frame,
 )
-from host_tools.ssd1306_model import FRAME_BYTES, Glass
+from host_tools.hw.ssd1306_model import FRAME_BYTES, Glass
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ssd1306"
 

@@ -1,5 +1,5 @@
 """The tests/mp/ modules under the real MicroPython (wasm port) and under CPython, plus checks of
-the harness itself: host_tools.micropython, host_tools.mp_unittest and tests/mp/mp_runner.py.
+the harness itself: host_tools.micropython.runner, host_tools.micropython.mptest and tests/mp/mp_runner.py.
 """
 
 import importlib
@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 import mp_runner
-from host_tools import mp_unittest
-from host_tools.micropython import ROOT, MicroPythonError, run
+from host_tools.micropython import mptest as mp_unittest
+from host_tools.micropython.runner import ROOT, MicroPythonError, run
 
 MODULES = mp_unittest.discover()
 CASES = [(m, f) for m in MODULES for f in mp_unittest.list_test_functions(m)]

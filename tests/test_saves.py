@@ -231,7 +231,7 @@ def test_worst_case_size_is_bounded():
 
 
 def test_the_benchmarks_pathological_save_is_legal_and_loads():
-    from host_tools.bench_saves import pathological
+    from host_tools.bench.saves import pathological
 
     m = pathological()
     assert m.round.turns == 99 and len(m.summaries) == 40 and m.state == PLAYING

@@ -13,8 +13,8 @@ from app import TABLE, VS_CPU, App
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import RuleSet
 
-from host_tools.fake_hw import Bot, Driver, FakeHw
-from host_tools.soak_saves import app_match
+from host_tools.bench.soak_saves import app_match
+from host_tools.hw.fake_hw import Bot, Driver, FakeHw
 from savecheck import check_invariants, match_fingerprint
 
 # Button events of the contract: button * 4 + kind.

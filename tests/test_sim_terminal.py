@@ -21,8 +21,8 @@ import pytest
 
 from gin.round import DISCARD_PHASE, DRAW
 
-from host_tools import replay
-from host_tools.sim_term import ENTER_SCREEN, LEAVE_SCREEN
+from host_tools.simulator import replay
+from host_tools.simulator.term import ENTER_SCREEN, LEAVE_SCREEN
 
 ROOT = Path(__file__).resolve().parent.parent
 SIM = [sys.executable, "-m", "host_tools.simulator"]
@@ -252,8 +252,8 @@ def test_play_in_tmux_and_the_terminal_comes_back(tmp_path):
 
 # ---------------------------------------------------------------- pieces
 def test_braille_keeps_the_aspect_and_every_pixel():
-    from host_tools.sim_term import render_braille
-    from host_tools.ssd1306_model import Glass
+    from host_tools.hw.ssd1306_model import Glass
+    from host_tools.simulator.term import render_braille
 
     frame = bytearray(1024)
     frame[1] = 0x08  # pixel (1, 3): the braille dot 8 of the first cell
@@ -265,8 +265,8 @@ def test_braille_keeps_the_aspect_and_every_pixel():
 
 
 def test_unknown_keys_get_a_hint_and_press_nothing(tmp_path):
-    from host_tools.sim_term import TerminalFrontEnd
-    from host_tools.simulator import Session
+    from host_tools.simulator.session import Session
+    from host_tools.simulator.term import TerminalFrontEnd
 
     s = Session(tmp_path, virtual=True)
     fe = TerminalFrontEnd(s, fd=0, color=False)
@@ -285,8 +285,8 @@ def test_unknown_keys_get_a_hint_and_press_nothing(tmp_path):
 
 
 def test_quit_asks_only_during_a_game(tmp_path):
-    from host_tools.sim_term import TerminalFrontEnd
-    from host_tools.simulator import Session
+    from host_tools.simulator.session import Session
+    from host_tools.simulator.term import TerminalFrontEnd
 
     title = TerminalFrontEnd(Session(tmp_path / "a", virtual=True), fd=0, color=False)
     title.handle_token("q")
@@ -302,7 +302,7 @@ def test_quit_asks_only_during_a_game(tmp_path):
 
 
 def test_window_keys_map_like_the_terminal_keys():
-    from host_tools.sim_window import token_for
+    from host_tools.simulator.window import token_for
 
     assert token_for("up", "", False) == "up"
     assert token_for("left", "", True) == "S-left"
@@ -314,7 +314,7 @@ def test_window_keys_map_like_the_terminal_keys():
 def test_held_keys_of_a_window_hold_the_button():
     from device.buttons import DRAW, LONG, PRESS, RELEASE, RIGHT
 
-    from host_tools.sim_hw import SimButtons, SimClock
+    from host_tools.hw.sim_hw import SimButtons, SimClock
 
     clock = SimClock()
     b = SimButtons(clock)

@@ -15,8 +15,13 @@ from device.buttons import DOWN, DRAW, LEFT, LONG, MENU, PRESS, RELEASE, REPEAT,
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import LOSER_DEALS
 
-from host_tools import keymap, pilot, replay, simulator
-from host_tools.keymap import (
+from host_tools.hw.sim_hw import SimButtons, SimClock, SimDisplay, SimHw, SimReset
+from host_tools.simulator import autoplay as pilot
+from host_tools.simulator import cli as simulator
+from host_tools.simulator import keys as keymap
+from host_tools.simulator import replay
+from host_tools.simulator.cli import check_save
+from host_tools.simulator.keys import (
     LONG_HOLD_MS,
     TAP_MS,
     Auto,
@@ -28,8 +33,8 @@ from host_tools.keymap import (
     Wait,
     parse_script,
 )
-from host_tools.sim_hw import SimButtons, SimClock, SimDisplay, SimHw, SimReset
-from host_tools.simulator import OptionError, ScriptRunner, Session, check_save, parse_rules
+from host_tools.simulator.options import OptionError, parse_rules
+from host_tools.simulator.session import ScriptRunner, Session
 
 TABLE, RESULT, SHEET, OVER_SCREEN, PASS_SCREEN = 1, 2, 3, 4, 5
 
@@ -403,7 +408,7 @@ def test_screenshot_and_frames(tmp_path):
 
 
 def test_readme_script_makes_the_pictures(tmp_path):
-    from host_tools import screenshot
+    from host_tools.simulator import screenshot
 
     shots = screenshot.make_readme_shots(tmp_path)
     assert len(shots) >= 4

@@ -7,10 +7,10 @@ from pathlib import Path
 import adafruit_ssd1306
 import pytest
 
-from host_tools.host_display import HostDisplay
-from host_tools.i2c_bus import I2CBus, bus_with_ssd1306
-from host_tools.oled_view import glass_to_text_art
-from host_tools.ssd1306_model import FRAME_BYTES, Glass, SSD1306Model, command_name
+from host_tools.hw.host_display import HostDisplay
+from host_tools.hw.i2c_bus import I2CBus, bus_with_ssd1306
+from host_tools.hw.oled_view import glass_to_text_art
+from host_tools.hw.ssd1306_model import FRAME_BYTES, Glass, SSD1306Model, command_name
 
 FIXTURES = Path(__file__).parent / "fixtures" / "ssd1306"
 

@@ -1,6 +1,6 @@
 """Golden snapshots: every screen of the app, driven by buttons on the fake hardware.
 
-Each scene boots the real App on host_tools.fake_hw, presses buttons (and,
+Each scene boots the real App on host_tools.hw.fake_hw, presses buttons (and,
 for the game states a test needs, stacks the deck and scripts the computer so
 that no snapshot depends on the computer players' judgement), and compares
 the frame with tests/golden/<scene>.txt: 64 lines of 128 characters, '#' lit,
@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from deal import stacked_deck
-from host_tools.fake_hw import Driver, FakeHw
+from host_tools.hw.fake_hw import Driver, FakeHw
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"

@@ -1,6 +1,6 @@
 """The same scripted session, pixel for pixel, under CPython and under MicroPython.
 
-host_tools.fake_hw.session boots the App, walks through the menus and pages,
+host_tools.hw.fake_hw.session boots the App, walks through the menus and pages,
 then plays a whole match with the button bot.  Every frame handed to the
 display is hashed (CRC-32); the MicroPython WebAssembly port must show the
 very same frames in the very same order.
@@ -11,8 +11,8 @@ import shutil
 
 from app import App
 
-from host_tools import fake_hw
-from host_tools.micropython import DEFAULT_PATHS, run
+from host_tools.hw import fake_hw
+from host_tools.micropython.runner import DEFAULT_PATHS, run
 
 _MP = """
 import json

@@ -13,7 +13,7 @@ count does, because the opponent may knock.  The draw compares the best score
 after taking the top card with the expected score of a blind draw.  Knocking is
 weighed against the undercut risk (the opponent's likely count, from the turn
 and their discards, less what they could lay off), the stock left, and the
-match score.  Knobs were tuned with host_tools/arena.py against the baseline
+match score.  Knobs were tuned with host_tools/bench/arena.py against the baseline
 and the normal player.
 """
 

@@ -5,7 +5,7 @@
 imports each test module by name, calls every ``test_*`` function in sorted order, prints
 ``FAIL module.test: Error: message`` per failure (traceback on stderr) and ends with the plain
 line ``N passed, M failed``. Exit status 1 when anything failed or nothing ran.
-Drive it from the host with ``python -m host_tools.mp_unittest``.
+Drive it from the host with ``python -m host_tools.micropython.mptest``.
 
 As a script it runs under asyncio and pauses after every test: the wasm port collects garbage
 only at such pauses, so with a fixed heap each test gets the whole heap, as on a device.

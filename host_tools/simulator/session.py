@@ -1,0 +1,208 @@
+"""A simulator session: the firmware's App on simulated hardware, and the head-less script runner."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from device.buttons import SAMPLE_MS
+from gin.cards import mix_seed
+
+from host_tools.hw.sim_hw import SimHw, SimReset
+from host_tools.simulator import keys as keymap
+from host_tools.simulator.options import LEVEL_TITLES, MODE_TITLES
+
+
+# ------------------------------------------------------------------ session
+class Session:
+    """The firmware App on a SimHw, with the knobs the front ends need.
+
+    ``overrides`` are settings applied before the title screen (mode, level,
+    rules); ``new_game`` skips the title and deals at once; ``seed`` fixes the
+    first match's deal.
+    """
+
+    def __init__(
+        self,
+        save_dir: str | os.PathLike[str] | None = None,
+        *,
+        virtual: bool = True,
+        start_ms: int = 0,
+        overrides: dict[str, object] | None = None,
+        new_game: bool = False,
+        resume: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        self.hw = SimHw(save_dir, virtual_clock=virtual, start_ms=start_ms)
+        self.clock = self.hw.clock
+        self.buttons = self.hw.buttons
+        self.display = self.hw.display
+        self.overrides = dict(overrides or {})
+        self.seed = seed
+        self.startup_message: str | None = None
+        self.app = self._boot(new_game=new_game, resume=resume)
+
+    # ---- the app's lifetime
+    def _boot(self, *, new_game: bool = False, resume: bool = False):
+        from app import App
+
+        app = App(self.hw, resume=resume)
+        msg = getattr(app, "msg", None)
+        if msg and self.startup_message is None:
+            self.startup_message = msg
+        if self.overrides:
+            app.settings.update(self.overrides)
+            if "mode" in self.overrides:
+                app.mode = self.overrides["mode"]
+            if "level" in self.overrides:
+                app.level = self.overrides["level"]
+        if self.seed is not None:
+            self._fix_seed(app, self.seed)
+        if new_game:
+            app.new_game()
+        return app
+
+    @staticmethod
+    def _fix_seed(app, seed: int) -> None:
+        """The next match deals from ``seed`` (the app's seeds come from the clock).
+
+        App.new_game draws two seeds from ``_fresh_seed`` (salt 1: the deal,
+        salt 2: the computer's own randomness); both follow the fixed seed once.
+        """
+        original = app._fresh_seed
+        used: set[int] = set()
+
+        def fixed(salt: int) -> int:
+            if salt in used:
+                return original(salt)
+            used.add(salt)
+            if len(used) == 2:
+                del app._fresh_seed  # back to the class's method for later matches
+            return seed & 0x7FFFFFFF if salt == 1 else mix_seed(seed, salt) & 0x7FFFFFFF
+
+        app._fresh_seed = fixed
+
+    def step(self) -> int:
+        """One app loop iteration; returns the ms it would like to sleep."""
+        try:
+            return self.app.step()
+        except SimReset:
+            # as main.py on the device: every boot resumes the saved game
+            self.app = self._boot(resume=True)
+            return 0
+
+    # ---- virtual time
+    def run_for(self, ms: int) -> None:
+        """Let ``ms`` of virtual time pass, stepping the app as the device loop would."""
+        clock = self.clock
+        end = clock.now() + max(0, ms)
+        while True:
+            sleep = self.step()
+            now = clock.now()
+            if now >= end:
+                return
+            nxt = now + max(1, sleep)
+            if self.buttons.busy():
+                nxt = min(nxt, now + SAMPLE_MS)
+            clock.advance_to(min(nxt, end))
+
+    def tap(self, press: keymap.Press) -> None:
+        self.buttons.press(press.button, press.hold_ms)
+
+    # ---- what front ends ask
+    def in_game(self) -> bool:
+        """A match is being played (quitting then deserves a confirmation)."""
+        from gin.match import GAME_OVER
+
+        m = getattr(self.app, "match", None)
+        return m is not None and m.state != GAME_OVER and not getattr(self.app, "demo", False)
+
+    def save_now(self) -> None:
+        autosave = getattr(self.app, "autosave", None)
+        if autosave is not None:
+            autosave()
+
+    def describe(self) -> str:
+        app = self.app
+        mode = getattr(app, "mode", 0)
+        level = getattr(app, "level", 1)
+        text = MODE_TITLES[mode] if 0 <= mode < 3 else "?"
+        if mode != 1 and 0 <= level < 3:
+            text += " \u00b7 " + LEVEL_TITLES[level]
+        return text
+
+
+# ------------------------------------------------------------------ head-less
+class ScriptRunner:
+    """Plays parsed script steps on a virtual-clock Session; PNGs on request."""
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        shots_dir: Path | None = None,
+        frames_dir: Path | None = None,
+        palette: str = "white",
+        scale: int = 4,
+        bezel: int = 0,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        from host_tools.simulator.frames import FrameRecorder
+
+        self.session = session
+        self.shots_dir = shots_dir or Path(".")
+        self.palette = palette
+        self.scale = scale
+        self.bezel = bezel
+        self.log = log
+        self.shots: list[Path] = []
+        self._shot_no = 0
+        self._pilot = None
+        self.recorder = (
+            FrameRecorder(session.display, frames_dir, palette=palette, scale=scale) if frames_dir else None
+        )
+
+    def run(self, steps: Sequence[keymap.Step], settle_ms: int = 300) -> None:
+        s = self.session
+        s.run_for(settle_ms)  # the title screen's first frame
+        for step in steps:
+            if self.log:
+                self.log(keymap.step_text(step))
+            if isinstance(step, keymap.Press):
+                s.tap(step)
+                s.run_for(step.hold_ms + keymap.SCRIPT_GAP_MS)
+            elif isinstance(step, keymap.Wait):
+                s.run_for(step.ms)
+            elif isinstance(step, keymap.Shot):
+                self.shot(step.name)
+            elif isinstance(step, keymap.Auto):
+                self.pilot().run(step.scope)
+            elif isinstance(step, keymap.Command) and step.name == "quit-now":
+                break
+        s.run_for(keymap.SCRIPT_GAP_MS)
+
+    def pilot(self):
+        from host_tools.simulator.autoplay import Pilot
+
+        if self._pilot is None:
+            self._pilot = Pilot(self.session)
+        return self._pilot
+
+    def shot(self, name: str | None = None, path: Path | None = None) -> Path:
+        from host_tools.simulator.frames import save_glass
+
+        if path is None:
+            self._shot_no += 1
+            stem = name or f"shot-{self._shot_no:03d}"
+            path = self.shots_dir / (stem if stem.endswith(".png") else stem + ".png")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save_glass(
+            self.session.display.glass(), path, palette=self.palette, scale=self.scale, bezel=self.bezel
+        )
+        self.shots.append(path)
+        return path
+
+    def close(self) -> None:
+        if self.recorder:
+            self.recorder.close()
