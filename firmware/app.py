@@ -14,9 +14,21 @@ when it is shown and dropped when another takes its place.
 import gc
 import sys
 
+from device.buttons import ticks_diff
 from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
+from ui import screens
 from ui.canvas import Canvas
 from ui.draw import banner
+from ui.screens import (
+    OVER_SCREEN,
+    PASS_SCREEN,
+    RESULT,
+    TABLE,
+    TITLE,
+    TWO_PEOPLE,
+    VS_CPU,
+    WATCH,
+)
 
 try:
     from micropython import const
@@ -40,41 +52,6 @@ BIG_GIN = const(107)
 
 GAME_FILE = "game.sav"  # savegame.GAME_FILE
 
-# Screen ids: the saved game keeps TABLE or RESULT.
-TITLE = const(0)
-TABLE = const(1)
-RESULT = const(2)
-SHEET = const(3)
-OVER_SCREEN = const(4)
-PASS_SCREEN = const(5)
-PAUSE = const(6)
-RULES = const(7)
-SETTINGS = const(8)
-STATS = const(9)
-HELP = const(10)
-PILE = const(11)
-TEXT = const(12)
-
-# screen id -> (module in ui/, class)
-_SCREENS = (
-    ("menus", "Title"),
-    ("table", "Table"),
-    ("result", "Result"),
-    ("sheet", "Sheet"),
-    ("sheet", "GameOver"),
-    ("pages", "PassDevice"),
-    ("menus", "Pause"),
-    ("options", "RulesMenu"),
-    ("options", "SettingsMenu"),
-    ("pages", "StatsPage"),
-    ("pages", "Help"),
-    ("pages", "Pile"),
-    ("pages", "TextPage"),
-)
-
-VS_CPU = const(0)
-TWO_PEOPLE = const(1)
-WATCH = const(2)
 NAMES = (("You", "CPU"), ("P1", "P2"), ("North", "South"))
 
 DEMO_AFTER_MS = const(60000)  # idle on the title before the demo starts
@@ -84,6 +61,7 @@ THINK_MS = const(80)  # a move slower than this shows the thinking mark before t
 MSG_MS = const(2600)
 LED_PERIOD_MS = const(2000)  # display missing: three short blinks every two seconds
 RETRY_MS = const(500)  # display missing: how often a frame is offered again
+BATTERY_MS = const(2000)  # the battery gauge is read at most this often
 
 # Left-handed swap: the d-pad and the action diamond trade places
 # (UP<->MENU, LEFT<->DRAW, DOWN<->DISCARD, RIGHT<->KNOCK).
@@ -92,13 +70,6 @@ _LEFTY = b"\x07\x05\x04\x06\x02\x01\x03\x00"
 SOUND_ERROR = (220, 90)
 SOUND_TURN = (880, 40)
 SOUND_WIN = (1320, 120)
-
-
-def ticks_diff(a, b):
-    d = (a - b) & ((1 << 30) - 1)
-    if d >= 1 << 29:
-        d -= 1 << 30
-    return d
 
 
 def _drop_module(name):
@@ -116,23 +87,15 @@ def _drop_module(name):
 
 class App:
     def __init__(self, hw, resume=False):
-        from prefs import Stats, default_settings
 
         self.hw = hw
         self.canvas = Canvas()
         self.idle = Idle(hw.clock.ticks_ms())
         self.level_shown = AWAKE
-        self.saves = None
-        self.settings = default_settings()
-        self.stats = Stats()
-        msg = None
-        try:
-            from savegame import SaveManager
-        except ImportError:  # no saves on this build: play on without them
-            SaveManager = None
-        if SaveManager is not None:
-            self.saves = SaveManager(hw.storage)
-            self.settings, self.stats, msg = self.saves.load_profile()
+        from savegame import SaveManager
+
+        self.saves = SaveManager(hw.storage)
+        self.settings, self.stats, msg = self.saves.load_profile()
         # the game
         self.match = None
         self.mode = self.settings["mode"]
@@ -146,10 +109,12 @@ class App:
         self.demo = False
         self.thinking = False
         self.ai_due = None
-        self._slow = [False, False]
+        self.slow = [False, False]  # per seat: was its last decision slow? (the thinking mark)
         self.hand_recorded = -1
         self.has_save = False
         self.save_due = False
+        self.next_seed = None  # the next new game deals from this seed (the simulator's --seed)
+        self._battery = (None, 0)  # (mV, when read): a gauge read at most every BATTERY_MS
         # the screen
         self.view = None
         self.view_mod = None
@@ -173,23 +138,27 @@ class App:
     def _peek_save(self):
         """Is there a saved game?  Only looks for the files: loading waits for Continue."""
         st = self.hw.storage
-        self.has_save = self.saves is not None and (
+        self.has_save = (
             st.read(GAME_FILE) is not None
             or st.read_temp(GAME_FILE) is not None
             or st.read_backup(GAME_FILE) is not None
         )
 
     def save_settings(self):
-        if self.saves is not None:
-            self.saves.save_settings(self.settings)
+        self.saves.save_settings(self.settings)
+
+    def reset_stats(self, level):
+        """Zero the statistics against one computer level, on flash too."""
+        self.stats.reset(level)
+        self.saves.save_stats(self.stats)
 
     def apply_contrast(self):
         self.hw.display.contrast(DIM_CONTRAST if self.level_shown == DIM else self.settings["contrast"])
 
     def autosave(self):
         m = self.match
-        if self.saves is None or self.demo or m is None or m.state == GAME_OVER:
-            return
+        if self.demo or m is None or m.state == GAME_OVER or m.stacked:
+            return  # a stacked deal (tests, tools) can't be rebuilt from its seed: never saved
         from savegame import snapshot_of
 
         screen = TABLE if m.state == PLAYING else RESULT
@@ -200,22 +169,20 @@ class App:
         self.has_save = True
 
     def clear_save(self):
-        if self.saves is not None:
-            self.saves.clear_game()
+        self.saves.clear_game()
         self.has_save = False
 
     # --- screens --------------------------------------------------------------
 
     def goto(self, sid, arg=None):
-        mod, cls = _SCREENS[sid]
-        mod = "ui." + mod
+        mod = screens.module_of(sid)
         old = self.view_mod
         self.view = None
         if old is not None and old != mod:
             _drop_module(old)
-        m = __import__(mod, None, None, (cls,))
+        cls = screens.load(sid)
         self.view_mod = mod
-        self.view = getattr(m, cls)(self, arg)
+        self.view = cls(self, arg)
         self.dirty = True
         self.redraw_at = None
 
@@ -227,6 +194,19 @@ class App:
         self.dirty = True
         if err:
             self.beep(SOUND_ERROR)
+
+    def ticks_ms(self):
+        """The clock the screens time their animations by."""
+        return self.hw.clock.ticks_ms()
+
+    def battery_mv(self):
+        """The battery's voltage in mV, or None without a gauge (read at most every BATTERY_MS)."""
+        mv, at = self._battery
+        now = self.hw.clock.ticks_ms()
+        if at == 0 or ticks_diff(now, at) >= BATTERY_MS:
+            mv = self.hw.battery_mv()
+            self._battery = (mv, now if now else 1)
+        return mv
 
     def beep(self, tone):
         if self.settings["sound"] and not self.demo:
@@ -269,8 +249,11 @@ class App:
 
         return mix_seed(self.hw.clock.ticks_ms() + self.frames * 7919, salt) & 0x7FFFFFFF
 
-    def new_game(self, demo=False):
-        from gin.cards import GinError
+    def new_game(self, demo=False, seed=None, deck=None, dealer=None):
+        """Start a match.  seed: the deal (default: from the moment of the press, or
+        ``next_seed``); deck (top first) and dealer stack the first hand for tests
+        and tools: such a match is not saved (a save rebuilds the deal from the seed)."""
+        from gin.cards import GinError, mix_seed
         from gin.match import Match
         from gin.rules import RuleSet
 
@@ -284,22 +267,26 @@ class App:
             rules = RuleSet.from_bytes(self.settings["rules"])
         except GinError:
             rules = RuleSet()
-        seed = self._fresh_seed(1)
-        self.aiseed = self._fresh_seed(2)
+        if seed is None and not demo:
+            seed, self.next_seed = self.next_seed, None
+        if seed is None:
+            seed = self._fresh_seed(1)
+            self.aiseed = self._fresh_seed(2)
+        else:
+            seed &= 0x7FFFFFFF
+            self.aiseed = mix_seed(seed, 2) & 0x7FFFFFFF
         self.match = None
         gc.collect()
-        self.match = Match(rules, seed)
+        self.match = Match(rules, seed, deck, dealer)
         self.hand_recorded = -1
         self._make_players()
         self._start_hand()
         self.autosave()  # the deal is on flash before anyone sees it: a power cut can't reshuffle
 
     def continue_game(self):
-        snap = None
-        if self.saves is not None:
-            snap, msg = self.saves.load_game()
-            if msg:
-                self.say(msg)
+        snap, msg = self.saves.load_game()
+        if msg:
+            self.say(msg)
         if snap is None:
             self.has_save = False
             if self.msg is None:
@@ -443,8 +430,7 @@ class App:
             self.stats.record_hand(self.level, m.summaries[-1], 0, (m.seed, n))
             if m.state == GAME_OVER:
                 self.stats.record_match(self.level, m, 0, m.seed)
-            if self.saves is not None:
-                self.saves.save_stats(self.stats)
+            self.saves.save_stats(self.stats)
         r = m.round.result
         if r.winner >= 0 and self.is_human(r.winner) and self.mode != WATCH:
             self.beep(SOUND_WIN)
@@ -485,17 +471,17 @@ class App:
             return
         if ticks_diff(now, self.ai_due) < 0:
             return
-        if self._slow[p] and not self.thinking:
+        if self.slow[p] and not self.thinking:
             self.thinking = True  # drawn this step; the move comes next step
             self.dirty = True
             return
-        feed = getattr(self.hw, "feed", None)
+        feed = self.hw.feed
         if feed is not None:
-            feed()
+            feed()  # a slow decision must not look like a hang to the watchdog
         clock = self.hw.clock
         t0 = clock.ticks_ms()
         a = pl.choose(m.observation(p))
-        self._slow[p] = ticks_diff(clock.ticks_ms(), t0) >= THINK_MS
+        self.slow[p] = ticks_diff(clock.ticks_ms(), t0) >= THINK_MS
         self.thinking = False
         self.ai_due = None
         if self.mode == WATCH and not self.demo:
@@ -601,8 +587,3 @@ class App:
         if on != self.led_on:
             self.led_on = on
             self.hw.led.set(on)
-
-    def run(self):
-        hw = self.hw
-        while True:
-            hw.clock.sleep_ms(self.step())

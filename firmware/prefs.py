@@ -6,10 +6,11 @@ knows what the fields are and how to pack them.
 
 import struct
 
+from gin import levels
 from gin.rules import RuleSet
+from ui.screens import MODES
 
-LEVELS = 3
-LEVEL_NAMES = ("Easy", "Normal", "Hard")
+LEVELS = len(levels.LEVELS)  # statistics are kept per computer level
 
 DEFAULT_SETTINGS = {
     "contrast": 127,
@@ -42,7 +43,13 @@ def settings_to_bytes(settings):
     for k in SETTINGS_KEYS:
         if k in settings:
             s[k] = settings[k]
-    for k, hi in (("contrast", 255), ("dim_s", 65535), ("off_s", 65535), ("level", 2), ("mode", 2)):
+    for k, hi in (
+        ("contrast", 255),
+        ("dim_s", 65535),
+        ("off_s", 65535),
+        ("level", LEVELS - 1),
+        ("mode", MODES - 1),
+    ):
         v = s[k]
         if not isinstance(v, int) or v < 0 or v > hi:
             raise ValueError("setting %s out of range" % k)
@@ -60,7 +67,7 @@ def settings_from_bytes(data):
     if len(data) < _SETTINGS_HEAD:
         raise ValueError("settings too short")
     contrast, dim_s, off_s, flags, level, mode = struct.unpack(_SETTINGS_FMT, data[:_SETTINGS_HEAD])
-    if flags > 7 or level > 2 or mode > 2:
+    if flags > 7 or level >= LEVELS or mode >= MODES:
         raise ValueError("settings out of range")
     rules = bytes(data[_SETTINGS_HEAD:])
     RuleSet.from_bytes(rules)

@@ -11,9 +11,10 @@ from device.buttons import DISCARD, DOWN, DRAW, KNOCK, LEFT, MENU, PRESS, RIGHT,
 from gin import match as gmatch
 from gin import round as ground
 from gin.rules import RuleSet
+from ui import screens
 
 from host_tools.hw.fake_hw import Bot, Driver, FakeHw
-from test_ui_golden import GIN, LAYOFF, SPREAD, UNDERCUT, boot, card, stacked, to_card
+from test_ui_golden import GIN, LAYOFF, SPREAD, UNDERCUT, boot, card, seeded, stacked, to_card
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,24 +45,29 @@ def test_the_app_mirrors_of_rules_numbers_match_the_core():
 
 
 def test_screen_ids_are_what_each_screen_class_says():
-    for sid, (mod, cls) in enumerate(appmod._SCREENS):
+    for sid, (mod, cls) in enumerate(screens.CLASSES):
         m = __import__("ui." + mod, None, None, (cls,))
         assert getattr(m, cls).sid == sid
 
 
 def test_title_variant_marks_read_the_rule_bytes_where_rules_puts_them():
-    from ui.menus import _rules_short
+    from ui.menus import rules_short
 
-    assert _rules_short(RuleSet().to_bytes()) == "Classic"
+    assert rules_short(RuleSet().to_bytes()) == "Classic"
     rs = RuleSet.preset_rules("modern", straight=True, oklahoma=True, hollywood=True)
-    assert _rules_short(rs.to_bytes()) == "Modern+SOH"
-    assert _rules_short(RuleSet(preset="20/25", hollywood=True).to_bytes()) == "20/25+H"
+    assert rules_short(rs.to_bytes()) == "Modern+SOH"
+    assert rules_short(RuleSet(preset="20/25", hollywood=True).to_bytes()) == "20/25+H"
 
 
-def test_booting_to_the_title_loads_no_rules_core_beyond_what_saves_need():
+def test_booting_to_the_title_loads_no_rules_core_beyond_what_saves_need(monkeypatch):
+    for name in list(sys.modules):  # other tests may have loaded them: boot as the device does
+        if name.startswith("gin.ai") or name.startswith("ui.table"):
+            pkg, _, attr = name.rpartition(".")
+            monkeypatch.delattr(sys.modules[pkg], attr, raising=False)
+            monkeypatch.delitem(sys.modules, name)
     hw, a, d = new_app()
-    assert a.view.sid == appmod.TITLE
-    assert "gin.ai" not in sys.modules or True  # other tests may have loaded it; checked below
+    assert a.view.sid == screens.TITLE
+    assert not [n for n in sys.modules if n.startswith("gin.ai")]
     a.new_game()
     assert "gin.ai" in sys.modules
     a.quit_to_title()
@@ -84,13 +90,13 @@ def test_a_screen_module_is_dropped_when_another_takes_its_place():
 def test_a_whole_match_from_title_to_game_over_with_buttons_only(start):
     hw, a, d = new_app(start)
     d.press("DRAW")  # New game
-    assert a.view.sid == appmod.TABLE and a.mode == 0
+    assert a.view.sid == screens.TABLE and a.mode == 0
     bot = Bot(d)
     seen = set()
-    while a.view.sid != appmod.TITLE:
+    while a.view.sid != screens.TITLE:
         seen.add(a.view.sid)
         assert bot.act()
-    assert {appmod.TABLE, appmod.RESULT, appmod.SHEET, appmod.OVER_SCREEN} <= seen
+    assert {screens.TABLE, screens.RESULT, screens.SHEET, screens.OVER_SCREEN} <= seen
     assert a.match is None and not a.has_save
     assert a.stats.levels[1].matches == 1
     assert a.stats.levels[1].hands >= 1
@@ -103,16 +109,16 @@ def test_two_people_pass_the_device_and_never_see_each_other():
     hw, a, d = new_app(2222)
     a.settings["mode"] = 1
     d.press("DRAW")
-    assert a.view.sid == appmod.PASS_SCREEN
+    assert a.view.sid == screens.PASS_SCREEN
     bot = Bot(d)
     passes = 0
     for _ in range(400):
-        if a.view.sid == appmod.TITLE:
+        if a.view.sid == screens.TITLE:
             break
-        if a.view.sid == appmod.TABLE:
+        if a.view.sid == screens.TABLE:
             rnd = a.match.round
             assert a.seat == rnd.player, "the table shows a hand that is not to play"
-        if a.view.sid == appmod.PASS_SCREEN:
+        if a.view.sid == screens.PASS_SCREEN:
             shown = bytes(hw.display.frame)
             passes += 1
             if passes == 1:
@@ -134,10 +140,10 @@ def test_watching_the_computer_play_itself_needs_no_button():
     a.settings["mode"] = 2
     d.press("DRAW")
     for _ in range(1000):
-        if a.view.sid == appmod.OVER_SCREEN:
+        if a.view.sid == screens.OVER_SCREEN:
             break
         d.run(5000)
-    assert a.view.sid == appmod.OVER_SCREEN
+    assert a.view.sid == screens.OVER_SCREEN
     assert a.match.state == gmatch.GAME_OVER
     assert a.level_shown == 0, "the screen dimmed while the computers played"
 
@@ -245,7 +251,7 @@ def test_knocking_shows_the_spread_then_the_lay_offs_one_by_one():
     d.press("DRAW")
     to_card(d, "JH")
     d.press("KNOCK")
-    assert a.view.sid == appmod.RESULT
+    assert a.view.sid == screens.RESULT
     r = a.match.round.result
     assert len(r.layoffs) >= 2
     assert a.view.k == 0
@@ -254,9 +260,9 @@ def test_knocking_shows_the_spread_then_the_lay_offs_one_by_one():
     d.run(900 * len(r.layoffs))
     assert a.view.done
     d.press("DRAW")
-    assert a.view.sid == appmod.SHEET
+    assert a.view.sid == screens.SHEET
     d.press("DRAW")
-    assert a.view.sid == appmod.TABLE and a.match.hand_no == 1
+    assert a.view.sid == screens.TABLE and a.match.hand_no == 1
 
 
 def test_the_knocker_picks_among_equal_arrangements_on_screen():
@@ -323,7 +329,7 @@ def test_the_hint_moves_the_cursor_and_says_why():
 def test_the_thinking_mark_shows_before_a_slow_move():
     h, a, d = boot()
     stacked(a, *LAYOFF[:3], stock=LAYOFF[3], dealer=0, cpu=[106])
-    a._slow[1] = True
+    a.slow[1] = True
     frames = []
     for _ in range(80):
         d.run(10)
@@ -343,9 +349,9 @@ def test_the_whole_pile_can_be_seen():
     d.press("DISCARD")
     d.run(2000)
     d.keys("MENU DOWN DOWN DOWN DRAW")
-    assert a.view.sid == appmod.PILE
+    assert a.view.sid == screens.PILE
     d.press("DRAW")
-    assert a.view.sid == appmod.TABLE
+    assert a.view.sid == screens.TABLE
 
 
 # --- saves and restarts ------------------------------------------------------------------------
@@ -353,7 +359,7 @@ def test_the_whole_pile_can_be_seen():
 
 def test_the_game_is_saved_as_it_goes_and_continues_after_a_power_cut():
     h, a, d = boot()
-    stacked(a, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
+    seeded(a, cpu=[106])
     d.press("DRAW")
     d.run(600)
     d.press("DRAW")
@@ -364,37 +370,37 @@ def test_the_game_is_saved_as_it_goes_and_continues_after_a_power_cut():
     db.run(50)
     assert "Continue" in b.view.rows(b)[0]
     db.press("DRAW")
-    assert b.view.sid == appmod.TABLE
+    assert b.view.sid == screens.TABLE
     assert bytes(b.match.round.actions) == acts
 
 
 def test_a_crash_restart_resumes_the_game_directly():
     h, a, d = boot()
-    stacked(a, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
+    seeded(a, cpu=[106])
     d.press("DRAW")
     b = App(h, resume=True)
-    assert b.view.sid == appmod.TABLE and b.match is not None
+    assert b.view.sid == screens.TABLE and b.match is not None
 
 
 def test_quitting_keeps_the_save_and_game_over_clears_it():
     h, a, d = boot()
-    stacked(a, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
+    seeded(a, cpu=[106])
     d.press("DRAW")
     d.keys("MENU UP DRAW")  # the last row: save and quit
-    assert a.view.sid == appmod.TITLE and a.has_save
+    assert a.view.sid == screens.TITLE and a.has_save
 
 
 def test_the_demo_starts_after_a_minute_and_any_button_ends_it_without_acting():
     h, a, d = new_app()
     d.run(59000)
-    assert a.view.sid == appmod.TITLE
+    assert a.view.sid == screens.TITLE
     d.run(2000)
-    assert a.demo and a.view.sid == appmod.TABLE
+    assert a.demo and a.view.sid == screens.TABLE
     d.run(5000)
     assert a.match.round.actions, "the computers play"
     saved = dict(h.fs.files)
     d.press("KNOCK")
-    assert a.view.sid == appmod.TITLE and not a.demo
+    assert a.view.sid == screens.TITLE and not a.demo
     assert "game.sav" not in h.fs.files and h.fs.files.keys() == saved.keys()
 
 
@@ -429,13 +435,13 @@ def test_a_missing_display_blinks_the_led_and_nothing_crashes():
     h.display.present = True
     d.run(1000)
     assert h.display.shows > shows and not h.led.on
-    assert a.view.sid == appmod.TABLE
+    assert a.view.sid == screens.TABLE
 
 
 def test_settings_apply_at_once_and_are_saved():
     h, a, d = new_app()
     d.keys("DOWN DOWN DOWN DOWN DOWN DRAW")
-    assert a.view.sid == appmod.SETTINGS
+    assert a.view.sid == screens.SETTINGS
     d.press("RIGHT")  # brighter
     assert h.display.level == a.settings["contrast"] > 127
     d.keys("DOWN DOWN DOWN RIGHT")  # sound off
@@ -457,13 +463,13 @@ def test_left_handed_swap_trades_the_clusters():
 def test_rules_chosen_in_the_menu_shape_the_next_game():
     h, a, d = new_app()
     d.keys("DOWN DOWN DOWN DRAW")
-    assert a.view.sid == appmod.RULES
+    assert a.view.sid == screens.RULES
     for _ in range(5):
         d.press("DOWN")
     d.press("RIGHT")  # Hollywood on
     d.press("MENU")
     d.keys("UP UP UP DRAW")
-    assert a.view.sid == appmod.TABLE
+    assert a.view.sid == screens.TABLE
     assert a.match.rules.hollywood and len(a.match.columns) == 3
 
 
@@ -471,7 +477,7 @@ def test_stats_reset_needs_a_long_press():
     h, a, d = new_app()
     a.stats.levels[1].hands = 5
     d.keys("DOWN DOWN DOWN DOWN DRAW")
-    assert a.view.sid == appmod.STATS
+    assert a.view.sid == screens.STATS
     d.press("KNOCK")
     assert a.stats.levels[1].hands == 5
     d.long("KNOCK")
@@ -508,7 +514,7 @@ def test_sheet_history_enters_hands_as_the_match_does():
                     w = rng.below(2)
                     s = (k, w, 1 + rng.below(40), w if k != 1 else 1 - w)
                 sums.append(s)
-                m._record(s)
+                m = gmatch.Match.restore(rules, 1, sums, b"")
             rows = history(rules, sums)
             assert [c for c in rows[-1][2]] == [list(col.totals) for col in m.columns]
 
@@ -736,9 +742,9 @@ def test_the_piezo_stops_by_itself_and_the_log_stays_small(board, tmp_path, monk
 
     hw = pico.build()
     hw.sound.tone(880, 40)
-    assert hw.sound._pwm.duty > 0
+    assert hw.sound.pwm.duty > 0
     board.timers[-1].cb(None)
-    assert hw.sound._pwm.duty == 0
+    assert hw.sound.pwm.duty == 0
     for i in range(300):
         hw.log("line %d %s" % (i, "x" * 40))
     data = hw.storage.read(pico.LOG_FILE)

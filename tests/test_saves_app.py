@@ -9,17 +9,17 @@ import random
 import pytest
 
 import savegame as sg
-from app import TABLE, VS_CPU, App
+from app import App
+from device.buttons import DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: E402
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import RuleSet
+from ui.screens import TABLE, VS_CPU
 
 from host_tools.bench.soak_saves import app_match
 from host_tools.hw.fake_hw import Bot, Driver, FakeHw
 from savecheck import check_invariants, match_fingerprint
 
-# Button events of the contract: button * 4 + kind.
-PRESS, LONG, REPEAT, RELEASE = 0, 1, 2, 3
-DPAD = (0, 1, 2, 3)
+DPAD = (UP, DOWN, LEFT, RIGHT)
 
 
 def reboot(hw, resume=True):

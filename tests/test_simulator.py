@@ -151,7 +151,7 @@ def test_seed_fixes_the_deal_of_the_first_match_only(tmp_path):
     assert a.app.match.seed == b.app.match.seed == 42
     assert a.app.match.round.hands == b.app.match.round.hands
     assert c.app.match.round.hands != a.app.match.round.hands
-    assert "_fresh_seed" not in vars(a.app)  # later matches draw their own seeds again
+    assert a.app.next_seed is None  # later matches draw their own seeds again
 
 
 def test_rules_spec():

@@ -85,19 +85,20 @@ def boot(start_ms=5000, settings=None, **hw):
 
 def stacked(app, nd, dl, up, stock="", cpu=(), rules=None, dealer=1, mode=0):
     """A match whose first hand deals these cards; the computer plays ``cpu``."""
-    from gin.round import Round
-
     if rules is not None:
         app.settings["rules"] = rules.to_bytes()
     app.settings["mode"] = mode
-    app._fresh_seed = lambda salt: 1000 + salt
-    app.new_game()
-    m = app.match
-    m.dealer = dealer
-    m.round = Round(m.rules, dealer, 77, deck=stacked_deck(nd, dl, up, stock))
+    app.new_game(seed=1001, deck=stacked_deck(nd, dl, up, stock), dealer=dealer)
     if mode == 0:
         app.players[1] = Scripted(cpu)
-    app._start_hand()
+    return app
+
+
+def seeded(app, cpu=(), seed=1001):
+    """A match dealt from ``seed`` (1001: player 1 deals), so it is saved as it goes; the
+    computer plays ``cpu``.  (A stacked deal is never saved: a save rebuilds the deal from its seed.)"""
+    app.new_game(seed=seed)
+    app.players[1] = Scripted(cpu)
     return app
 
 
@@ -138,8 +139,7 @@ def scene_title():
 
 def scene_title_continue():
     h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    d.press("DRAW")
+    app.new_game(seed=1001)  # a stacked deal is never saved: this one is dealt from its seed
     d.press("MENU")
     for _ in range(6):
         d.press("DOWN")
@@ -240,7 +240,7 @@ def scene_table_thinking():
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3] + " 2S", cpu=[106, 104, 3 * 13 + 1])
     _pass_pass_draw(d)
     to_card(d, "JH")
-    app._slow[1] = True
+    app.slow[1] = True
     d.press("DISCARD")
     for _ in range(100):
         if app.thinking:
@@ -353,8 +353,7 @@ def _restored(app, summaries, hollywood=False, sid=3):
     from gin.match import Match
     from gin.rules import RuleSet
 
-    app._fresh_seed = lambda salt: 1000 + salt
-    app.new_game()
+    app.new_game(seed=1001)
     app.players[1] = Scripted()
     app.match = Match.restore(RuleSet(hollywood=hollywood), 1001, summaries, b"")
     app.goto(sid)

@@ -79,6 +79,10 @@ class Debouncer:
     def held(self):
         return self.stable
 
+    def settling(self):
+        """Is any button's raw level still waiting out the debounce time?"""
+        return self._pending != 0
+
     def sample(self, raw_mask, now_ms):
         """Feed one raw reading; return the events it completes (NO_EVENTS when none)."""
         out = None

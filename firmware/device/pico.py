@@ -36,20 +36,20 @@ class Piezo:
     """A tone on a PWM pin that stops itself (a one-shot timer): the loop never waits for it."""
 
     def __init__(self, gpio):
-        self._pwm = machine.PWM(machine.Pin(gpio))
-        self._pwm.duty_u16(0)
+        self.pwm = machine.PWM(machine.Pin(gpio))
+        self.pwm.duty_u16(0)
         self._timer = machine.Timer(-1)
 
     def tone(self, freq_hz, ms):
         try:
-            self._pwm.freq(freq_hz)
-            self._pwm.duty_u16(32768)
+            self.pwm.freq(freq_hz)
+            self.pwm.duty_u16(32768)
             self._timer.init(mode=machine.Timer.ONE_SHOT, period=ms, callback=self._stop)
         except (ValueError, OSError):
-            self._pwm.duty_u16(0)
+            self.pwm.duty_u16(0)
 
     def _stop(self, _t):
-        self._pwm.duty_u16(0)
+        self.pwm.duty_u16(0)
 
 
 class Silent:

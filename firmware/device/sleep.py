@@ -5,6 +5,8 @@ that wakes the screen must not act: ``wake`` says so, and the whole press of
 that button (its LONG, REPEAT and RELEASE too) is swallowed by ``filter``.
 """
 
+from device.buttons import ticks_diff
+
 try:
     from micropython import const
 except ImportError:  # CPython
@@ -20,13 +22,6 @@ OFF = const(2)
 DIM_CONTRAST = const(1)  # the SSD1306's dimmest: still readable up close
 
 
-def _diff(a, b):
-    d = (a - b) & ((1 << 30) - 1)
-    if d >= 1 << 29:
-        d -= 1 << 30
-    return d
-
-
 class Idle:
     def __init__(self, now_ms):
         self.last = now_ms
@@ -34,7 +29,7 @@ class Idle:
         self._swallow = 0  # buttons whose current press only woke the screen
 
     def idle_ms(self, now_ms):
-        return _diff(now_ms, self.last)
+        return ticks_diff(now_ms, self.last)
 
     def filter(self, events, now_ms):
         """Events that should act; the ones that only woke the screen are dropped."""

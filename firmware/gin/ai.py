@@ -41,11 +41,11 @@ from gin.ai_hard import (
     HardPlayer,
 )
 from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
+from gin.levels import LEVELS  # the one list of levels, re-exported
 from gin.melds import deadwood4, deadwood_after_discard4
 from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
 
-LEVELS = ("easy", "normal", "hard")
-PLAYERS = ("easy", "normal", "hard", "baseline")
+PLAYERS = LEVELS + ("baseline",)
 
 
 def make_player(level, seed=0):

@@ -55,18 +55,21 @@ class Column:
 class Match:
     """A game (or a Hollywood match of three games) between players 0 and 1."""
 
-    def __init__(self, rules, seed):
+    def __init__(self, rules, seed, deck=None, dealer=None):
+        """deck (top first) and dealer choose the first hand's deal for tests and tools;
+        ``stacked`` says so: such a match can't be rebuilt from (rules, seed, actions)."""
         self.rules = rules
         self.seed = seed
+        self.stacked = deck is not None or dealer is not None
         self.cuts = []  # (card of player 0, card of player 1) per cut, for the screen
-        self.dealer = self._first_dealer()
+        self.dealer = self._first_dealer() if dealer is None else dealer
         self.columns = [Column() for _ in range(COLUMNS if rules.hollywood else 1)]
         self.wins = [0, 0]  # hands won in the match
         self.summaries = []  # (kind, winner, points, knocker) of each finished hand
         self.records = []  # (dealer, bytes of actions) of each finished hand
         self.winner = -1
         self.state = PLAYING
-        self.round = Round(rules, self.dealer, hand_seed(seed, 0))
+        self.round = Round(rules, self.dealer, hand_seed(seed, 0), deck)
 
     def _first_dealer(self):
         rng = Rng(mix_seed(self.seed, 0))

@@ -14,25 +14,17 @@ LEGEND_Y = 57  # the legend box covers rows 57..63
 SCROLL_MS = 45  # one pixel of a scrolling message
 
 
-def ticks_diff(a, b):
-    """a - b for ms ticks that wrap at 2**30 (time.ticks_diff's rule)."""
-    d = (a - b) & ((1 << 30) - 1)
-    if d >= 1 << 29:
-        d -= 1 << 30
-    return d
-
-
 def card_str(c):
     """Rank and suit glyph: '7♡', '⑩♠' (red suits are drawn hollow)."""
     return RANK_CHARS[c % 13] + SUIT_CHARS[c // 13]
 
 
-def cards_str(cards):
-    return " ".join([card_str(c) for c in cards])
+def level_title(level):
+    """'Hard': a computer level's name (gin.levels) as the screens show it."""
+    from gin.levels import LEVELS
 
-
-def text_w(c, s, font=SMALL):
-    return c.text_width(s, font)
+    n = LEVELS[level]
+    return n[0].upper() + n[1:]
 
 
 def center(c, s, y, font=NORMAL, col=1):

@@ -1,26 +1,23 @@
-"""Button indices and event kinds as the screens see them (the contract's numbers)."""
+"""Button numbers and event kinds as the screens see them, and the legend's button names.
 
-try:
-    from micropython import const
-except ImportError:  # CPython
+The numbers are device.buttons' (the one source), re-exported here so a
+screen imports its whole vocabulary from one place.
+"""
 
-    def const(x):
-        return x
-
-
-UP = const(0)
-DOWN = const(1)
-LEFT = const(2)
-RIGHT = const(3)
-DRAW = const(4)
-DISCARD = const(5)
-KNOCK = const(6)
-MENU = const(7)
-
-PRESS = const(0)
-LONG = const(1)
-REPEAT = const(2)
-RELEASE = const(3)
+from device.buttons import (  # noqa: F401  (re-exported)
+    DISCARD,
+    DOWN,
+    DRAW,
+    KNOCK,
+    LEFT,
+    LONG,
+    MENU,
+    PRESS,
+    RELEASE,
+    REPEAT,
+    RIGHT,
+    UP,
+)
 
 # Button names on the legend (the short forms fit 128 px with their actions).
 DRAW_L = "DRAW"

@@ -4,12 +4,28 @@ A menu is a list of rows; UP/DOWN choose a row, LEFT/RIGHT change a value,
 DRAW (or DISCARD) picks, MENU goes back.
 """
 
+from gin.levels import LEVELS
 from ui import keys
-from ui.draw import choice_row, header, legend, menu
+from ui.draw import choice_row, header, legend, level_title, menu
 from ui.font import NORMAL
+from ui.screens import (
+    FROM_MENU,
+    HELP,
+    MODES,
+    PAUSE,
+    PILE,
+    RULES,
+    SETTINGS,
+    SHEET,
+    STATS,
+    TABLE,
+    TEXT,
+    TITLE,
+    TWO_PEOPLE,
+    VS_CPU,
+)
 
-LEVEL_NAMES = ("Easy", "Normal", "Hard")
-MODE_NAMES = ("vs CPU", "2 people", "Watch")
+MODE_NAMES = ("vs CPU", "2 people", "Watch")  # by play mode
 
 
 class Menu:
@@ -64,11 +80,12 @@ class Menu:
         return 0
 
 
-def _cycle(v, d, n):
+def cycle(v, d, n):
+    """The value after v (d = +1 / 0) or before it (d = -1) among 0..n-1, wrapping."""
     return (v + (d if d else 1)) % n
 
 
-def _step_in(values, v, d):
+def step_in(values, v, d):
     """The value after v in values (d = +1 / 0) or before it (d = -1)."""
     i = 0
     for k in range(len(values)):
@@ -84,7 +101,7 @@ def _step_in(values, v, d):
 class Title(Menu):
     """arg: the item to select (the submenu we come back from)."""
 
-    sid = 0
+    sid = TITLE
 
     def __init__(self, app, arg):
         items = self.items(app)
@@ -95,7 +112,7 @@ class Title(Menu):
         if app.has_save:
             out.append("continue")
         out.extend(("new", "mode"))
-        if app.settings["mode"] != 1:
+        if app.settings["mode"] != TWO_PEOPLE:
             out.append("level")
         out.extend(("rules", "stats", "settings", "help", "demo"))
         return out
@@ -111,9 +128,9 @@ class Title(Menu):
             elif it == "mode":
                 out.append(choice_row("Play", MODE_NAMES[s["mode"]]))
             elif it == "level":
-                out.append(choice_row("CPU", LEVEL_NAMES[s["level"]]))
+                out.append(choice_row("CPU", level_title(s["level"])))
             elif it == "rules":
-                out.append("Rules: " + _rules_short(s["rules"]))
+                out.append("Rules: " + rules_short(s["rules"]))
             elif it == "stats":
                 out.append("Stats")
             elif it == "settings":
@@ -127,9 +144,12 @@ class Title(Menu):
     def pick(self, app, i, d):
         it = self.items(app)[i]
         s = app.settings
-        if it == "mode" or it == "level":
-            k = "mode" if it == "mode" else "level"
-            s[k] = _cycle(s[k], d, 3)
+        if it == "mode":
+            s["mode"] = cycle(s["mode"], d, MODES)
+            app.save_settings()
+            return
+        if it == "level":
+            s["level"] = cycle(s["level"], d, len(LEVELS))
             app.save_settings()
             return
         if d:
@@ -139,13 +159,13 @@ class Title(Menu):
         elif it == "new":
             app.new_game()
         elif it == "rules":
-            app.goto(7)
+            app.goto(RULES)
         elif it == "stats":
-            app.goto(9)
+            app.goto(STATS)
         elif it == "settings":
-            app.goto(8)
+            app.goto(SETTINGS)
         elif it == "help":
-            app.goto(10)
+            app.goto(HELP)
         elif it == "demo":
             app.new_game(True)
 
@@ -170,7 +190,7 @@ _VARIANTS_AT = ((31, "S"), (33, "O"), (37, "H"))
 PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
 
 
-def _rules_short(rule_bytes):
+def rules_short(rule_bytes):
     """'Classic', 'Modern+OH': the preset and the initials of the variants."""
     v = ""
     for i, ch in _VARIANTS_AT:
@@ -183,12 +203,12 @@ def _rules_short(rule_bytes):
 
 
 class Pause(Menu):
-    sid = 6
+    sid = PAUSE
     title = "MENU"
 
     def items(self, app):
         out = ["resume", "sort"]
-        if app.mode == 0 and app.settings["hints"]:
+        if app.mode == VS_CPU and app.settings["hints"]:
             out.append("hint")
         out.extend(("pile", "sheet", "rules", "quit"))
         return out
@@ -220,18 +240,18 @@ class Pause(Menu):
         if d:
             return
         if it == "resume":
-            app.goto(1)
+            app.goto(TABLE)
         elif it == "hint":
-            app.goto(1)
+            app.goto(TABLE)
             app.view.show_hint(app)
         elif it == "pile":
-            app.goto(11)
+            app.goto(PILE)
         elif it == "sheet":
-            app.goto(3, 1)
+            app.goto(SHEET, FROM_MENU)
         elif it == "rules":
-            app.goto(12, ("RULES", app.match.rules.describe(), 6))
+            app.goto(TEXT, ("RULES", app.match.rules.describe(), PAUSE))
         else:
             app.quit_to_title()
 
     def back(self, app):
-        app.goto(1)
+        app.goto(TABLE)

@@ -2,7 +2,8 @@
 
 from ui import keys
 from ui.draw import choice_row
-from ui.menus import PRESET_TITLES, Menu, _cycle, _step_in
+from ui.menus import PRESET_TITLES, Menu, cycle, step_in
+from ui.screens import RULES, SETTINGS, TEXT, TITLE
 
 # --- rules --------------------------------------------------------------------------------
 
@@ -25,7 +26,7 @@ _RULE_ROWS = (
 
 
 class RulesMenu(Menu):
-    sid = 7
+    sid = RULES
     title = "RULES \u00b7 for new games"
 
     def __init__(self, app, arg):
@@ -60,23 +61,23 @@ class RulesMenu(Menu):
         rs = self.rs
         if i == len(_RULE_ROWS):
             if not d:
-                app.goto(12, ("RULES", rs.describe(), 7))
+                app.goto(TEXT, ("RULES", rs.describe(), RULES))
             return
         name, field, names = _RULE_ROWS[i]
         v = getattr(rs, field)
         if field == "preset":
-            self.rs = rs.copy(preset=_cycle(v, d, 4))
+            self.rs = rs.copy(preset=cycle(v, d, 4))
         elif field == "target":
-            self.rs = rs.copy(target=_step_in(TARGETS, v, d))
+            self.rs = rs.copy(target=step_in(TARGETS, v, d))
         elif names is None:
             self.rs = rs.copy(**{field: not v})
         else:
-            self.rs = rs.copy(**{field: _cycle(v, d, len(names))})
+            self.rs = rs.copy(**{field: cycle(v, d, len(names))})
 
     def back(self, app):
         app.settings["rules"] = self.rs.to_bytes()
         app.save_settings()
-        app.goto(0, "rules")
+        app.goto(TITLE, "rules")
 
     def legend_slots(self, app):
         return [(keys.UPDN_L, "move"), (keys.LR_L, "change"), (keys.MENU_L, "done")]
@@ -98,12 +99,12 @@ def _secs(s):
 
 
 class SettingsMenu(Menu):
-    sid = 8
+    sid = SETTINGS
     title = "SETTINGS"
 
     def items(self, app):
         out = ["contrast", "dim", "off", "sound", "left", "hints"]
-        if app.hw.battery_mv() is not None:
+        if app.battery_mv() is not None:
             out.append("battery")
         return out
 
@@ -128,7 +129,7 @@ class SettingsMenu(Menu):
             elif it == "hints":
                 out.append(choice_row("Hints", "on" if s["hints"] else "off"))
             else:
-                mv = app.hw.battery_mv()
+                mv = app.battery_mv()
                 out.append("Battery %d.%02dV" % (mv // 1000, (mv % 1000) // 10))
         return out
 
@@ -148,9 +149,9 @@ class SettingsMenu(Menu):
             s["contrast"] = CONTRASTS[k]
             app.apply_contrast()
         elif it == "dim":
-            s["dim_s"] = _step_in(DIMS, s["dim_s"], d)
+            s["dim_s"] = step_in(DIMS, s["dim_s"], d)
         elif it == "off":
-            s["off_s"] = _step_in(OFFS, s["off_s"], d)
+            s["off_s"] = step_in(OFFS, s["off_s"], d)
         elif it in ("sound", "left", "hints"):
             s[it] = not s[it]
             if it == "left":
@@ -158,7 +159,7 @@ class SettingsMenu(Menu):
 
     def back(self, app):
         app.save_settings()
-        app.goto(0, "settings")
+        app.goto(TITLE, "settings")
 
     def legend_slots(self, app):
         return [(keys.UPDN_L, "move"), (keys.LR_L, "change"), (keys.MENU_L, "done")]

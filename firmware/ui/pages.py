@@ -1,11 +1,13 @@
 """Pages of text: how to play, stats, the discard pile, the rules, passing the device."""
 
+from gin.levels import LEVELS
 from ui import keys
-from ui.draw import card_str, center, header, label, legend, scrollbar
+from ui.draw import card_str, center, header, label, legend, level_title, scrollbar
 from ui.font import NORMAL, SMALL
+from ui.screens import HELP as HELP_SCREEN
+from ui.screens import PASS_SCREEN, PILE, STATS, TABLE, TEXT, TITLE
 
 LINE = 8
-LEVEL_NAMES = ("Easy", "Normal", "Hard")
 TOP = 8
 ROWS = 6
 
@@ -80,7 +82,7 @@ HELP = (
 class TextPage:
     """Scrolling lines under a title. arg: (title, lines, screen to go back to)."""
 
-    sid = 12
+    sid = TEXT
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -114,7 +116,7 @@ class TextPage:
 
 
 class Help:
-    sid = 10
+    sid = HELP_SCREEN
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -126,13 +128,13 @@ class Help:
         n = len(HELP)
         if b in (keys.RIGHT, keys.DOWN, keys.DRAW):
             if self.page == n - 1 and b == keys.DRAW:
-                app.goto(0, "help")
+                app.goto(TITLE, "help")
                 return
             self.page = (self.page + 1) % n
         elif b in (keys.LEFT, keys.UP):
             self.page = (self.page - 1) % n
         elif b == keys.MENU:
-            app.goto(0, "help")
+            app.goto(TITLE, "help")
             return
         app.dirty = True
 
@@ -146,7 +148,7 @@ class Help:
 
 
 class StatsPage:
-    sid = 9
+    sid = STATS
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -155,26 +157,24 @@ class StatsPage:
 
     def key(self, app, b, kind):
         if kind == keys.LONG and b == keys.KNOCK:
-            app.stats.reset(self.level)
-            if app.saves is not None:
-                app.saves.save_stats(app.stats)
+            app.reset_stats(self.level)
             app.say("Stats of this level reset")
             return
         if kind != keys.PRESS and kind != keys.REPEAT:
             return
         if b == keys.LEFT or b == keys.RIGHT:
-            self.level = (self.level + (1 if b == keys.RIGHT else -1)) % 3
+            self.level = (self.level + (1 if b == keys.RIGHT else -1)) % len(LEVELS)
         elif b == keys.UP and self.top > 0:
             self.top -= 1
         elif b == keys.DOWN:
             self.top += 1
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
-            app.goto(0, "stats")
+            app.goto(TITLE, "stats")
             return
         app.dirty = True
 
     def draw(self, app, c, now):
-        header(c, "STATS \u00b7 vs " + LEVEL_NAMES[self.level], "\u25c0\u25b6")
+        header(c, "STATS \u00b7 vs " + level_title(self.level), "\u25c0\u25b6")
         lines = app.stats.lines(self.level)
         if self.top > len(lines) - ROWS:
             self.top = max(0, len(lines) - ROWS)
@@ -191,7 +191,7 @@ class StatsPage:
 class Pile:
     """The whole discard pile, oldest first, and the cards the opponent is known to hold."""
 
-    sid = 11
+    sid = PILE
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -199,7 +199,7 @@ class Pile:
 
     def key(self, app, b, kind):
         if kind == keys.PRESS:
-            app.goto(1)
+            app.goto(TABLE)
 
     def draw(self, app, c, now):
         rnd = app.match.round
@@ -235,7 +235,7 @@ class Pile:
 class PassDevice:
     """Two people: the hand is hidden until the next player takes the device."""
 
-    sid = 5
+    sid = PASS_SCREEN
     msg_y = -1
 
     def __init__(self, app, arg):
@@ -243,7 +243,7 @@ class PassDevice:
 
     def key(self, app, b, kind):
         if kind == keys.PRESS:
-            app.goto(1)
+            app.goto(TABLE)
 
     def draw(self, app, c, now):
         m = app.match

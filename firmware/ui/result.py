@@ -5,13 +5,15 @@ the names and counts sit in the right margin; 49-55 the result line; 57-63
 the legend.
 """
 
+from device.buttons import ticks_diff
 from gin.cards import RANK_VALUES
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from ui import keys
 from ui.cardart import CARD_H, CARD_W, draw_card
-from ui.draw import card_str, center, header, legend, right, ticks_diff
+from ui.draw import card_str, center, header, legend, right
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, place
+from ui.screens import RESULT, SHEET, WATCH
 
 ROW1 = 8
 ROW2 = ROW1 + CARD_H + 1
@@ -50,7 +52,7 @@ def why(r):
 
 
 class Result:
-    sid = 2
+    sid = RESULT
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -61,7 +63,7 @@ class Result:
         self.next_at = None
         self.done_at = None
         if self.n == 0:
-            self.done_at = app.hw.clock.ticks_ms()
+            self.done_at = app.ticks_ms()
 
     @property
     def done(self):
@@ -76,9 +78,9 @@ class Result:
         if b in (keys.DRAW, keys.DISCARD, keys.KNOCK):
             if not self.done:
                 self.k = self.n
-                self.done_at = app.hw.clock.ticks_ms()
+                self.done_at = app.ticks_ms()
             else:
-                app.goto(3)
+                app.goto(SHEET)
             app.dirty = True
 
     def tick(self, app, now):
@@ -92,11 +94,11 @@ class Result:
                     self.done_at = now
                 app.dirty = True
         elif (
-            (app.mode == 2 or app.demo)
+            (app.mode == WATCH or app.demo)
             and self.done_at is not None
             and ticks_diff(now, self.done_at) >= AUTO_MS
         ):
-            app.goto(3)
+            app.goto(SHEET)
 
     def rows(self):
         """(knocker groups, defender groups, laid cards so far)."""

@@ -1,9 +1,12 @@
 """The score sheet (hand by hand, Hollywood's three columns) and the game-over tally."""
 
+from device.buttons import ticks_diff
+from gin.match import GAME_OVER
 from gin.round import CANCELLED, RESULT_NAMES
 from ui import keys
-from ui.draw import header, legend, right, scrollbar, ticks_diff
+from ui.draw import header, legend, right, scrollbar
 from ui.font import NORMAL, SMALL
+from ui.screens import FROM_MENU, OVER_SCREEN, SHEET, TABLE, VS_CPU, WATCH
 
 AUTO_MS = 3000  # watching: how long the sheet stays before the next deal
 
@@ -48,16 +51,16 @@ def hand_words(names, s):
 
 
 class Sheet:
-    """arg: None after a hand (DRAW deals the next), 1 from the in-game menu (MENU goes back)."""
+    """arg: None after a hand (DRAW deals the next), FROM_MENU from the in-game menu (MENU goes back)."""
 
-    sid = 3
+    sid = SHEET
     msg_y = 56
 
     def __init__(self, app, arg):
-        self.from_menu = arg == 1
+        self.from_menu = arg == FROM_MENU
         self.rows = history(app.match.rules, app.match.summaries)
         self.top = -1  # -1: scrolled to the latest hand
-        self.shown_at = app.hw.clock.ticks_ms()
+        self.shown_at = app.ticks_ms()
 
     def key(self, app, b, kind):
         if kind != keys.PRESS and kind != keys.REPEAT:
@@ -75,12 +78,12 @@ class Sheet:
             return
         if self.from_menu:
             if b in (keys.MENU, keys.DRAW, keys.DISCARD):
-                app.goto(1)
+                app.goto(TABLE)
         elif b == keys.DRAW:
             app.next_hand()
 
     def tick(self, app, now):
-        if not self.from_menu and (app.mode == 2 or app.demo):
+        if not self.from_menu and (app.mode == WATCH or app.demo):
             if ticks_diff(now, self.shown_at) >= AUTO_MS:
                 app.next_hand()
 
@@ -148,7 +151,7 @@ class Sheet:
             scrollbar(c, 126, y0, vis * 6, top, vis, len(self.rows))
         if self.from_menu:
             legend(c, [(keys.UPDN_L, "scroll"), (keys.MENU_L, "back")])
-        elif m.state == 2:
+        elif m.state == GAME_OVER:
             legend(c, [(keys.UPDN_L, "scroll"), (keys.DRAW_L, "final tally")])
         else:
             legend(c, [(keys.UPDN_L, "scroll"), (keys.DRAW_L, "next hand")])
@@ -156,11 +159,11 @@ class Sheet:
 
 
 class GameOver:
-    sid = 4
+    sid = OVER_SCREEN
     msg_y = 56
 
     def __init__(self, app, arg):
-        self.shown_at = app.hw.clock.ticks_ms()
+        self.shown_at = app.ticks_ms()
 
     def key(self, app, b, kind):
         if kind == keys.PRESS and (b == keys.DRAW or app.demo):
@@ -177,7 +180,7 @@ class GameOver:
         w = m.winner
         if w < 0:
             title = "GAME OVER \u00b7 a draw"
-        elif app.mode == 0:
+        elif app.mode == VS_CPU:
             title = "GAME OVER \u00b7 " + ("You win!" if w == 0 else "CPU wins")
         else:
             title = "GAME OVER \u00b7 %s wins" % names[w]

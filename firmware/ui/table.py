@@ -24,6 +24,7 @@ from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card
 from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, hand_groups, place
+from ui.screens import PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
 
 MID_Y = 8
 HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card
@@ -36,7 +37,7 @@ def score_line(app):
     """'You 23 · CPU 45 · to 100' (Hollywood: the first open game's scores)."""
     m = app.match
     n = app.names
-    me = app.seat if app.mode == 1 else 0
+    me = app.seat if app.mode == TWO_PEOPLE else 0
     cols = m.columns
     g = 0
     while g < len(cols) - 1 and cols[g].closed:
@@ -49,7 +50,7 @@ def score_line(app):
 
 
 class Table:
-    sid = 1
+    sid = TABLE
     msg_y = PROMPT_Y
 
     def __init__(self, app, arg):
@@ -122,7 +123,7 @@ class Table:
             return
         rnd = app.match.round
         if kind == keys.PRESS and b == keys.MENU:
-            app.goto(6)
+            app.goto(PAUSE)
             return
         if b == keys.LEFT or b == keys.RIGHT:
             d = 1 if b == keys.RIGHT else -1
@@ -145,7 +146,7 @@ class Table:
         if b == keys.DOWN:
             self.show_hint(app)
             return
-        if app.mode == 2:
+        if app.mode == WATCH:
             app.say("Watching: MENU to stop")
             return
         ph = rnd.phase
@@ -171,8 +172,8 @@ class Table:
             app.act(a)
 
     def show_hint(self, app):
-        if not app.settings["hints"] or app.mode != 0:
-            app.goto(11)  # no hints: the discard pile instead
+        if not app.settings["hints"] or app.mode != VS_CPU:
+            app.goto(PILE)  # no hints: the discard pile instead
             return
         h = app.hint()
         if h is None:
@@ -238,7 +239,7 @@ class Table:
         # the hand
         self.layout(app)
         xs = self.xs
-        cursor_on = not app.demo and app.mode != 2 and not self._spreading(app)
+        cursor_on = not app.demo and app.mode != WATCH and not self._spreading(app)
         # melds: solid cards over a bar; deadwood: dotted outlines; the cursor card stands up, inverted
         k = 0
         for g, is_meld in self.groups:
@@ -281,7 +282,7 @@ class Table:
         p = rnd.player
         if app.demo:
             return [("ANY", "back to the title")]
-        if app.mode == 2:
+        if app.mode == WATCH:
             return [(keys.UPDN_L, "sort/pile"), (keys.MENU_L, "menu")]
         if p != seat or not app.is_human(p):
             return [(keys.UPDN_L, "sort/hint"), (keys.MENU_L, "menu")]

@@ -139,6 +139,7 @@ class FakeHw:
         self.battery = battery
         self.logs = []
         self.resets = 0
+        self.feed = None  # the watchdog's feed on the device; no watchdog here
 
     def battery_mv(self):
         return self.battery

@@ -156,7 +156,7 @@ class SimButtons:
     def busy(self) -> bool:
         """True while a press is in progress: the simulator then steps the app at sample pace."""
         d = self._deb
-        return bool(self._raw or d.stable or d._pending or self._changes)
+        return bool(self._raw or d.stable or d.settling() or self._changes)
 
     def settled_at(self) -> int | None:
         """Time by which every scheduled change has been debounced into events."""
@@ -170,7 +170,7 @@ class SimButtons:
         t = self._last
         deb = self._deb
         while t + SAMPLE_MS <= now:
-            if not (self._raw or deb.stable or deb._pending):
+            if not (self._raw or deb.stable or deb.settling()):
                 # Quiet: no sample can produce an event until the next change.
                 nxt = self._changes[0][0] if self._changes else now
                 if nxt > t + SAMPLE_MS:
@@ -267,10 +267,10 @@ class SimDisplay:
 class SimSound:
     """Records tones; the terminal front end may ring the bell for them."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: SimClock | None = None) -> None:
         self.tones: list[tuple[int, int, int]] = []  # (time, freq, ms)
         self.listeners: list[Callable[[int, int], None]] = []
-        self._clock: SimClock | None = None
+        self._clock = clock
 
     def tone(self, freq_hz: int, ms: int) -> None:
         t = self._clock.now() if self._clock else 0
@@ -316,8 +316,7 @@ class SimHw:
         self.display = display if display is not None else SimDisplay()
         # in_memory: a flash that forgets at exit (replays, tests that must not touch a folder)
         self.storage = FileStorage("", fs=MemFS()) if in_memory else FileStorage(str(self.save_dir))
-        self.sound = SimSound()
-        self.sound._clock = self.clock
+        self.sound = SimSound(self.clock)
         self.led = SimLed()
         self._battery_mv = battery_mv
         self.logged: list[str] = []

@@ -19,13 +19,12 @@ from gin.round import (
     PASS,
     TAKE_DISCARD,
 )
+from ui.keys import DISCARD, DRAW, RIGHT
+from ui.keys import KNOCK as KNOCK_B
+from ui.screens import OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE
 
 from host_tools.simulator import keys as keymap
 
-# The app's screen ids (firmware/app.py)
-TITLE, TABLE, RESULT, SHEET, OVER_SCREEN, PASS_SCREEN = 0, 1, 2, 3, 4, 5
-
-UP, DOWN, LEFT, RIGHT, DRAW, DISCARD, KNOCK_B, MENU = range(8)
 WAIT_MS = 100
 MAX_WAIT_MS = 60_000  # the computer never takes a minute of virtual time for one move
 

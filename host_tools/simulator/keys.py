@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from device.buttons import BUTTON_NAMES, LONG_MS
-
-UP, DOWN, LEFT, RIGHT, DRAW, DISCARD, KNOCK, MENU = range(8)
+from device.buttons import BUTTON_NAMES, DISCARD, DOWN, DRAW, KNOCK, LEFT, LONG_MS, MENU, RIGHT, UP
 
 TAP_MS = 80  # long enough for the 15 ms debounce, shorter than a human double tap
 LONG_HOLD_MS = LONG_MS + 100  # past the 600 ms long-press threshold

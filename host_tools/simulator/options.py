@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gin.cards import GinError
+from gin.levels import LEVELS as LEVEL_TITLES
 from gin.rules import (
     DEALER_NAMES,
     FIELDS,
@@ -12,11 +13,11 @@ from gin.rules import (
     PRESET_NAMES,
     RuleSet,
 )
+from ui.screens import TWO_PEOPLE, VS_CPU, WATCH
 
-MODES = {"vs": 0, "pass": 1, "watch": 2}
-MODE_TITLES = ("vs computer", "two people", "watch")
-LEVELS = {"easy": 0, "normal": 1, "hard": 2}
-LEVEL_TITLES = ("easy", "normal", "hard")
+MODES = {"vs": VS_CPU, "pass": TWO_PEOPLE, "watch": WATCH}
+MODE_TITLES = ("vs computer", "two people", "watch")  # by mode number
+LEVELS = {name: i for i, name in enumerate(LEVEL_TITLES)}  # the one list: gin/levels.py
 
 _ENUM_VALUES = {
     "next_dealer": DEALER_NAMES,

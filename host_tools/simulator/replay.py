@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app import NAMES as NAMES_BY_MODE  # the players' names in each mode
+from device.buttons import DISCARD, DOWN, DRAW, LEFT, MENU, PRESS, REPEAT, RIGHT, UP
 from gin import melds
 from gin.cards import GinError, card_text
 from gin.match import Match
@@ -44,11 +46,7 @@ from ui.hand import hand_groups, place
 
 from host_tools.hw.sim_hw import SimButtons, SimClock, SimDisplay, SimHw
 
-NAMES_BY_MODE = (("You", "CPU"), ("P1", "P2"), ("North", "South"))
 PLAY_EVERY_MS = 700
-
-UP, DOWN, LEFT, RIGHT, DRAW, DISCARD, KNOCK, MENU = range(8)
-PRESS, LONG, REPEAT = 0, 1, 2
 
 
 class ReplayError(ValueError):

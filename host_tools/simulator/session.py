@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.buttons import SAMPLE_MS
-from gin.cards import mix_seed
+from ui.screens import TWO_PEOPLE
 
 from host_tools.hw.sim_hw import SimHw, SimReset
 from host_tools.simulator import keys as keymap
@@ -58,30 +58,10 @@ class Session:
             if "level" in self.overrides:
                 app.level = self.overrides["level"]
         if self.seed is not None:
-            self._fix_seed(app, self.seed)
+            app.next_seed = self.seed  # the next match deals from it; later ones from the clock
         if new_game:
             app.new_game()
         return app
-
-    @staticmethod
-    def _fix_seed(app, seed: int) -> None:
-        """The next match deals from ``seed`` (the app's seeds come from the clock).
-
-        App.new_game draws two seeds from ``_fresh_seed`` (salt 1: the deal,
-        salt 2: the computer's own randomness); both follow the fixed seed once.
-        """
-        original = app._fresh_seed
-        used: set[int] = set()
-
-        def fixed(salt: int) -> int:
-            if salt in used:
-                return original(salt)
-            used.add(salt)
-            if len(used) == 2:
-                del app._fresh_seed  # back to the class's method for later matches
-            return seed & 0x7FFFFFFF if salt == 1 else mix_seed(seed, salt) & 0x7FFFFFFF
-
-        app._fresh_seed = fixed
 
     def step(self) -> int:
         """One app loop iteration; returns the ms it would like to sleep."""
@@ -127,8 +107,8 @@ class Session:
         app = self.app
         mode = getattr(app, "mode", 0)
         level = getattr(app, "level", 1)
-        text = MODE_TITLES[mode] if 0 <= mode < 3 else "?"
-        if mode != 1 and 0 <= level < 3:
+        text = MODE_TITLES[mode] if 0 <= mode < len(MODE_TITLES) else "?"
+        if mode != TWO_PEOPLE and 0 <= level < len(LEVEL_TITLES):
             text += " \u00b7 " + LEVEL_TITLES[level]
         return text
 

@@ -5,15 +5,12 @@ identity is tests/test_ui_mp_frames.py; here the pieces are checked one by
 one, against values written in.
 """
 
-from device.buttons import SAMPLE_MS, Debouncer
+from device.buttons import DRAW, RIGHT, SAMPLE_MS, Debouncer
 from device.sleep import AWAKE, DIM, OFF, Idle
 from device.storage import FileStorage, MemFS
 from gin.cards import hand_of, parse_cards
 from ui.hand import BY_RANK, BY_SUIT, flatten, hand_groups, place
 from ui.sheet import history
-
-RIGHT = 3
-DRAW = 4
 
 
 def _feed(deb, changes, end):
@@ -147,6 +144,7 @@ class _Hw:
         self.storage = FileStorage("", MemFS())
         self.sound = _Quiet()
         self.led = _Quiet()
+        self.feed = None
 
     def battery_mv(self):
         return None

@@ -1,0 +1,8 @@
+"""The computer's levels, in the order settings, saves and statistics number them: the one list.
+
+``gin.ai`` re-exports it (``ai.LEVELS``) and makes a player of each name.  It
+lives in this tiny module so that the title screen can name the levels
+without loading the computer players (RAM on the Pico).
+"""
+
+LEVELS = ("easy", "normal", "hard")
