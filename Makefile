@@ -17,7 +17,7 @@ PICO_USB_ID ?= 2e8a:0005
 VENV_STAMP := $(VENV)/.gin-deps-installed
 NODE_STAMP := $(MPWASM)/node_modules/.gin-deps-installed
 
-.PHONY: help setup test test-mp lint fmt play bench arena soak screenshots golden clean distclean
+.PHONY: help setup test test-mp lint fmt play bench arena soak screenshots golden clean distclean web web-measure browser-check
 
 help: ## List the targets (this text)
 	@echo "Gin Rummy handheld. Usage: make TARGET"
@@ -61,9 +61,13 @@ $(NODE_STAMP): $(MPWASM)/package.json $(MPWASM)/package-lock.json
 	cd $(MPWASM) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-test: setup ## Lint (ruff check), then run every test: CPython and real MicroPython
+test: setup browser-check ## Lint (ruff check), then run every test: CPython, real MicroPython, a real browser
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q $(PYTEST_ARGS)
+
+# The web page's tests drive Debian's chromium through chromedriver (never a downloaded browser).
+browser-check: $(VENV_STAMP)
+	@$(PY) -c 'import sys; from host_tools.web.browser import missing; m = missing(); m and print("ERROR: " + m, file=sys.stderr); sys.exit(1 if m else 0)'
 
 test-mp: setup ## Run only the tests/mp modules under real MicroPython (quick)
 	$(PY) -m host_tools.micropython.mptest
@@ -97,8 +101,16 @@ soak: setup ## The long soaks: 10,000 hands of every level and 1,000 save-and-re
 	$(PY) -m host_tools.bench.soak
 	$(PY) -m host_tools.bench.soak_saves
 
-screenshots: $(VENV_STAMP) ## Regenerate the README pictures in docs/screenshots (head-less simulator)
+screenshots: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the README pictures in docs/screenshots (simulator; the web page in chromium)
 	$(PY) -m host_tools.simulator.screenshot
+	$(PY) -m host_tools.web.screenshot
+
+WEB_PORT ?= 8000
+web: setup ## Build the web page into build/web and serve it on localhost (WEB_PORT=8000); Ctrl-C stops
+	$(PY) -m host_tools.web --port $(WEB_PORT)
+
+web-measure: setup browser-check ## The web page in chromium: bytes on first load, time to the title, watch-mode frames
+	$(PY) -m host_tools.web.measure
 
 golden: setup ## Regenerate the golden screen snapshots in tests/golden after a deliberate UI change
 	GOLDEN_UPDATE=1 $(PY) -m pytest -q tests/test_ui_golden.py

@@ -1,0 +1,113 @@
+"""Measure the web page in Chromium: bytes on the first load, time to the title, frames in watch mode.
+
+    python -m host_tools.web.measure [--watch-s 20] [--cached-runs 5]
+
+* page weight: the bytes transferred on a first visit (fresh profile; Resource
+  Timing's transferSize, headers included), and what a host that gzips would send;
+* time to the title: navigation start to the first frame on the canvas, on a first
+  visit (cold) and on later visits (cached: every file revalidated, 304s);
+* watch mode: the frames the page draws per second while the computer plays
+  itself, and the time a step that draws a frame takes (the App's drawing, the
+  hex hand-over and the canvas) -> the frame rate the page could sustain.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from host_tools.web import browser
+from host_tools.web.build import build_site
+from host_tools.web.driving import KEY_DOWN, KEY_RIGHT, KEY_UP, key, wait_ready
+from host_tools.web.serve import serve
+
+TRANSFERRED = """
+const nav = performance.getEntriesByType("navigation")[0];
+let n = nav ? nav.transferSize : 0;
+for (const r of performance.getEntriesByType("resource")) n += r.transferSize;
+return n;
+"""
+
+
+def _load(drv, url: str) -> tuple[float, int]:
+    drv.get(url)
+    wait_ready(drv, timeout=30)
+    first = drv.execute_script("return window.gin.firstFrameMs")
+    time.sleep(0.3)  # late resources (favicon) settle
+    return float(first), int(drv.execute_script(TRANSFERRED))
+
+
+def measure(watch_s: float = 20.0, cached_runs: int = 5) -> dict[str, object]:
+    out: dict[str, object] = {}
+    with tempfile.TemporaryDirectory(prefix="gin-webmeasure-") as tmp:
+        site = build_site(Path(tmp) / "web")
+        out["files"] = dict(site.files)
+        out["bytes"] = site.total_bytes
+        out["gzip_bytes"] = sum(len(gzip.compress((site.out / n).read_bytes(), 9)) for n in site.files)
+        with serve(site.out, 0) as server, browser.chromium() as drv:
+            cold_ms, cold_bytes = _load(drv, server.url)
+            cached = [_load(drv, server.url) for _ in range(cached_runs)]
+            out["cold_ms"] = cold_ms
+            out["cold_transferred"] = cold_bytes
+            out["cached_ms"] = [round(c[0]) for c in cached]
+            out["cached_transferred"] = cached[-1][1]
+            # watch mode: Play row -> Watch, then New game
+            for k in (KEY_DOWN, KEY_RIGHT, KEY_RIGHT, KEY_UP, "d"):
+                key(drv, k)
+                time.sleep(0.2)
+            time.sleep(1.0)
+            s0 = drv.execute_script(
+                "return [window.gin.frames, window.gin.frameSteps, window.gin.frameStepMs]"
+            )
+            t0 = time.monotonic()
+            time.sleep(watch_s)
+            s1 = drv.execute_script(
+                "return [window.gin.frames, window.gin.frameSteps, window.gin.frameStepMs]"
+            )
+            dt = time.monotonic() - t0
+            frames = s1[0] - s0[0]
+            out["watch_fps"] = frames / dt
+            steps = s1[1] - s0[1]
+            out["frame_step_ms"] = (s1[2] - s0[2]) / steps if steps else float("nan")
+            out["render_ms"] = (s1[3] - s0[3]) / frames if frames else float("nan")
+            out["sustainable_fps"] = 1000.0 / out["frame_step_ms"] if steps else float("nan")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m host_tools.web.measure", description=__doc__.split("\n\n")[0])
+    p.add_argument("--watch-s", type=float, default=20.0, help="seconds of watch mode to count frames over")
+    p.add_argument("--cached-runs", type=int, default=5)
+    args = p.parse_args(argv)
+    why = browser.missing()
+    if why:
+        print(f"can't measure the web page: {why}", file=sys.stderr)
+        return 1
+    m = measure(args.watch_s, max(1, args.cached_runs))
+    print("web page (head-less Chromium on this machine, served from localhost)")
+    for name, n in sorted(m["files"].items(), key=lambda kv: -kv[1]):
+        print(f"  {name:18s} {n:>8,d} bytes")
+    print(
+        f"page weight, first visit     {m['cold_transferred']:>9,d} bytes transferred "
+        f"({m['bytes']:,d} in the folder; {m['gzip_bytes']:,d} if the host gzips)"
+    )
+    print(f"page weight, later visits    {m['cached_transferred']:>9,d} bytes transferred (304s)")
+    print(f"time to the title, cold      {m['cold_ms']:>9.0f} ms")
+    cached = m["cached_ms"]
+    print(f"time to the title, cached    {statistics.median(cached):>9.0f} ms median of {cached}")
+    print(f"watch mode                   {m['watch_fps']:>9.2f} frames/s drawn (the game's own pace)")
+    print(
+        f"a step that draws a frame    {m['frame_step_ms']:>9.2f} ms -> "
+        f"{m['sustainable_fps']:.0f} frames/s sustainable"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
