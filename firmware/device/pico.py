@@ -19,6 +19,10 @@ from device.storage import FileStorage
 
 LOG_FILE = "crash.log"
 LOG_MAX = 4096  # bytes kept; the older half goes when the log grows past this
+NO_DRIVER = (
+    "display: the ssd1306 driver is missing on this board; make deploy installs it (hardware/README.md)"
+)
+MOUNT_POINT = "/remote"  # where `mpremote mount` (make mount) puts the PC's folder
 
 
 class Clock:
@@ -91,8 +95,10 @@ class PicoHw:
                 self._radio_cs = machine.Pin(25, machine.Pin.OUT, value=1)
         self.feed = None  # main.py puts the watchdog's feed here
         if self.display.fault == "driver":
-            # the one fault a person can't see the cause of: say it where mpremote will show it
-            self.log("display: no ssd1306 driver; run: mpremote mip install ssd1306")
+            # the one fault a person can't see the cause of: say it on the serial console (once, at
+            # boot) and in the crash log, besides the LED's blinking
+            print(NO_DRIVER)
+            self.log(NO_DRIVER)
 
     def battery_mv(self):
         """VSYS in mV through the Pico's divider, or None without a gauge."""
@@ -136,8 +142,28 @@ def safe_held():
     return p.value() == 0
 
 
+def from_mount():
+    """Is the game running from a PC's folder (make mount) rather than from the flash?"""
+    import os
+
+    try:
+        return os.getcwd().startswith(MOUNT_POINT)
+    except OSError:
+        return False
+
+
+def _no_feed():
+    pass
+
+
 def start_watchdog(ms):
-    """Start the hardware watchdog; returns its feed function."""
+    """Start the hardware watchdog; returns its feed function.
+
+    Not when running from a mounted folder: modules load over the USB link there, slower than
+    the watchdog allows, and once armed it can't be stopped by the PC leaving."""
+    if from_mount():
+        print("running from a mounted folder: no watchdog")
+        return _no_feed
     return machine.WDT(timeout=ms).feed
 
 

@@ -1,1 +1,1 @@
-"""MicroPython on the host: the WebAssembly runner and the tests/mp runner."""
+"""MicroPython on the host: the WebAssembly runner, the tests/mp runner and the fake board."""

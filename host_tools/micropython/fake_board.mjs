@@ -1,6 +1,7 @@
-// The engine of host_tools/fake_board.py: a MicroPython board's serial REPL, in Node.
+// The engine of host_tools/micropython/fake_board.py: a MicroPython board's serial REPL, in Node.
 //
-//   node fake_board.mjs MICROPYTHON_MJS [--run-main] [--heapsize BYTES]
+//   node fake_board.mjs MICROPYTHON_MJS [--run-main] [--heapsize BYTES] [--flash DIR]
+//                       [--flash-blocks N] [--version X.Y.Z]
 //
 // It speaks the REPL a Pico speaks over USB, closely enough for mpremote: the
 // friendly REPL (MicroPython's own event-driven one), the raw REPL, raw-paste
@@ -29,11 +30,14 @@ const hi = args.indexOf("--heapsize");
 const HEAPSIZE = hi >= 0 ? parseInt(args[hi + 1], 10) : 1024 * 1024;
 const fi = args.indexOf("--flash");
 const FLASH_DIR = fi >= 0 ? args[fi + 1] : null; // a host folder to start the flash from
+const bi = args.indexOf("--flash-blocks");
+const FS_BLOCKS = bi >= 0 ? parseInt(args[bi + 1], 10) : 352; // a Pico's 1408 KiB littlefs, in 4 KiB blocks
+const vi = args.indexOf("--version");
+const VERSION = vi >= 0 ? args[vi + 1] : null; // pretend to be an older MicroPython (sys.implementation)
 const { loadMicroPython } = await import(MODULE_PATH);
 
 const FLASH = "/flash";
 const PASTE_WINDOW = 128;
-const FS_BLOCKS = 352; // a Pico's 1408 KiB littlefs, in 4 KiB blocks
 const BANNER_RAW = "raw REPL; CTRL-B to exit\r\n";
 
 // ------------------------------------------------------------------ framed pipes
@@ -208,7 +212,10 @@ const stdinFn = () => {
   if (b === null || typeof b !== "number") return null;
   return b;
 };
-const stdoutFn = (bytes) => out(Buffer.from(bytes));
+const stdoutFn = (bytes) => {
+  out(Buffer.from(bytes));
+  if (bytes.includes(10)) flushOut(); // a console sees a running program's lines as they come
+};
 
 // What the "ROM" does at every boot: mount the flash at "/", with errno numbers as
 // MicroPython's (mpremote reads ENOENT/EEXIST from tracebacks), and give the board
@@ -260,11 +267,38 @@ def _rom():
         def stat(self, path):
             return fix(self.v.stat, path)
         def open(self, path, mode):
-            return fix(self.v.open, path, mode)
+            f = fix(self.v.open, path, mode)
+            if "w" in mode or "a" in mode or "+" in mode:
+                return Full(f)
+            return f
         def statvfs(self, path):
             used = _board.used_blocks()
             free = ${FS_BLOCKS} - used
             return (4096, 4096, ${FS_BLOCKS}, free, free, 0, 0, 0, 0, 255)
+
+    class Full:
+        # A file being written: a littlefs that runs out of blocks says ENOSPC (28).
+        def __init__(self, f):
+            self.f = f
+        def write(self, b):
+            n = self.f.write(b)
+            if _board.used_blocks() > ${FS_BLOCKS}:
+                raise OSError(28)
+            return n
+        def close(self):
+            self.f.close()
+        def flush(self):
+            self.f.flush()
+        def read(self, *a):
+            return self.f.read(*a)
+        def readinto(self, *a):
+            return self.f.readinto(*a)
+        def seek(self, *a):
+            return self.f.seek(*a)
+        def __enter__(self):
+            return self
+        def __exit__(self, *a):
+            self.f.close()
 
     vfs.umount("/")
     vfs.mount(Flash(), "/")
@@ -343,6 +377,13 @@ def _rom():
         def deinit(self):
             pass
 
+    class WDT:
+        # Armed is armed: the board notes it, so a test can tell (nothing resets the fake).
+        def __init__(self, id=0, timeout=5000):
+            _board.event("watchdog armed %d" % timeout)
+        def feed(self):
+            pass
+
     class machine:
         pass
 
@@ -369,7 +410,7 @@ def _rom():
         return 1
 
     for k, v in (("Pin", Pin), ("I2C", I2C), ("SoftI2C", I2C), ("PWM", PWM), ("ADC", ADC),
-                 ("Timer", Timer), ("reset", reset), ("soft_reset", soft_reset),
+                 ("Timer", Timer), ("WDT", WDT), ("reset", reset), ("soft_reset", soft_reset),
                  ("unique_id", unique_id), ("freq", freq), ("idle", idle),
                  ("lightsleep", lightsleep), ("deepsleep", lightsleep),
                  ("reset_cause", reset_cause), ("PWRON_RESET", 1), ("WDT_RESET", 3)):
@@ -380,13 +421,40 @@ _rom()
 del _rom
 `;
 
+// An older MicroPython: sys.implementation (and sys.version) say so.  Only what tools read.
+const OLDER = (v) => `
+def _older():
+    import sys
+    class Impl:
+        name = "micropython"
+        version = (${v.split(".").map(Number).join(", ")}, "")
+        _machine = sys.implementation._machine
+        _mpy = ${Number(v.split(".")[1]) >= 19 ? "6" : "5"}
+    class Sys:
+        implementation = Impl()
+        version = "3.4.0; MicroPython v${v}"
+        def __getattr__(self, k):
+            return getattr(sys, k)
+    sys.modules["sys"] = Sys()
+_older()
+del _older
+`;
+
 function usedBlocks() {
-  const files = flashFiles();
+  if (!mp) return 2;
+  const FS = mp.FS;
   let blocks = 2; // the superblock pair
-  for (const k of Object.keys(files)) {
-    if (files[k] === null) blocks += 2; // a directory's metadata pair
-    else blocks += Math.max(1, Math.ceil(files[k].length / 4096));
-  }
+  const walkSizes = (dir) => {
+    for (const name of FS.readdir(dir)) {
+      if (name === "." || name === "..") continue;
+      const st = FS.stat(dir + "/" + name);
+      if (FS.isDir(st.mode)) {
+        blocks += 2; // a directory's metadata pair
+        walkSizes(dir + "/" + name);
+      } else blocks += Math.max(1, Math.ceil(st.size / 4096));
+    }
+  };
+  walkSizes(FLASH);
   return blocks;
 }
 
@@ -407,8 +475,10 @@ async function boot(kind) {
       throw new BoardReset("soft");
     },
     used_blocks: () => usedBlocks(),
+    event: (text) => event(String(text)),
   });
   mp.runPython(ROM);
+  if (VERSION) mp.runPython(OLDER(VERSION));
   event("boot " + kind);
   runFile("boot.py");
   if (mode === "friendly") {
@@ -521,6 +591,7 @@ async function main() {
           out("\r\n" + BANNER_RAW + ">");
           continue;
         }
+        if (c === 0x03) event("ctrl-C at the REPL");
         const r = mp.replProcessChar(c);
         if (r) await reboot("soft");
         continue;

@@ -1,20 +1,27 @@
 """An emulated MicroPython board on a local TCP port, for mpremote and make deploy.
 
-    python host_tools/fake_board.py                  # prints socket://127.0.0.1:PORT, serves until Ctrl-C
+    python -m host_tools.micropython.fake_board                  # prints socket://127.0.0.1:PORT, serves until Ctrl-C
     mpremote connect socket://127.0.0.1:PORT ls
-    make deploy PORT=socket://127.0.0.1:PORT NO_MIP=1
+    make deploy PORT=socket://127.0.0.1:PORT DRIVER=path/to/ssd1306.py
 
 mpremote 1.29 opens any device name through pyserial's ``serial_for_url``, so
 ``socket://host:port`` (and ``rfc2217://``, which the Wokwi simulator serves)
 works as a port with no change to mpremote, for every command but ``repl``:
 its terminal select()s on the port's ``fd``, which socket ports lack.
-``make repl`` (host_tools/deploy.py repl) works around that.  Behind the socket runs the real
-MicroPython 1.27 (the WebAssembly port, in Node: host_tools/fake_board.mjs)
+``make repl`` (host_tools/deploy/commands.py ``console``) works around that.  Behind the socket runs the real
+MicroPython 1.27 (the WebAssembly port, in Node: host_tools/micropython/fake_board.mjs)
 speaking the REPL protocols a Pico speaks over USB: friendly REPL, raw REPL,
 raw-paste, soft reset with Ctrl-D, hard reset with ``machine.reset()`` (which
 drops the connection, as a Pico's USB link drops), and ``sys.stdin`` reads
 during execution (so ``mpremote mount`` works).  The flash is in memory and
 survives resets; ``--flash DIR`` starts it from a folder.
+
+Like a Pico at a reset, the port goes away: for ``reset_gap`` seconds after a hard reset
+nothing listens (a connection is refused, as opening a vanished /dev/ttyACM0 fails), then it
+is back on the same address.  Other boards a user may plug in: ``flash_blocks`` makes a small
+or full flash (writes past it fail with ENOSPC, as littlefs does), ``version`` an older
+MicroPython (``sys.implementation`` says so), ``micropython=False`` a serial device that
+answers, but not as MicroPython.  A fresh board has no display driver, as a Pico just flashed.
 
 It is a board for the tools, not a Pico emulator: ``machine`` has inert
 ``Pin``/``I2C``/``PWM``/``ADC``/``Timer`` stand-ins (an I2C scan finds no
@@ -46,7 +53,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 ENGINE = Path(__file__).resolve().parent / "fake_board.mjs"
 _WASM_REL = Path("node_modules") / "@micropython" / "micropython-webassembly-pyscript" / "micropython.mjs"
 # The project's install (make setup) first, then the scratch one some machines have.
@@ -79,8 +86,17 @@ class FakeBoard:
         run_main: bool = False,
         heapsize: int | None = None,
         node: str = "node",
+        reset_gap: float = 0.0,
+        flash_blocks: int | None = None,
+        version: str | None = None,
+        micropython: bool = True,
     ) -> None:
         self.port = port
+        self.reset_gap = reset_gap
+        self.flash_blocks = flash_blocks
+        self.version = version
+        self.micropython = micropython
+        self.gone = False  # True while the port is away (a reset)
         self.flash_dir = Path(flash_dir) if flash_dir else None
         self.run_main = run_main
         self.heapsize = heapsize
@@ -105,6 +121,8 @@ class FakeBoard:
         return f"socket://127.0.0.1:{self.port}"
 
     def start(self) -> FakeBoard:
+        if not self.micropython:
+            return self._start_listener(self._serve_other)
         if shutil.which(self.node) is None:
             raise FakeBoardError(f"{self.node!r} not found: the fake board needs Node.js")
         cmd = [self.node, str(ENGINE), str(find_wasm())]
@@ -114,17 +132,30 @@ class FakeBoard:
             cmd += ["--heapsize", str(self.heapsize)]
         if self.flash_dir:
             cmd += ["--flash", str(self.flash_dir)]
+        if self.flash_blocks:
+            cmd += ["--flash-blocks", str(self.flash_blocks)]
+        if self.version:
+            cmd += ["--version", self.version]
         self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        t = threading.Thread(target=self._pump_engine, name="fake-board-engine", daemon=True)
+        t.start()
+        self._threads.append(t)
+        self._start_listener(self._serve)
+        self.wait_event("boot power-on", timeout=30)
+        return self
+
+    def _listen(self) -> None:
         self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._sock.bind(("127.0.0.1", self.port))
         self._sock.listen(4)
         self.port = self._sock.getsockname()[1]
-        for name, target in (("fake-board-engine", self._pump_engine), ("fake-board-serve", self._serve)):
-            t = threading.Thread(target=target, name=name, daemon=True)
-            t.start()
-            self._threads.append(t)
-        self.wait_event("boot power-on", timeout=30)
+
+    def _start_listener(self, serve) -> FakeBoard:
+        self._listen()
+        t = threading.Thread(target=serve, name="fake-board-serve", daemon=True)
+        t.start()
+        self._threads.append(t)
         return self
 
     def stop(self) -> None:
@@ -225,6 +256,8 @@ class FakeBoard:
                 with self._lock:
                     self.hard_resets += 1
                     self._gen += 1
+                    if self.reset_gap > 0:
+                        self.gone = True  # off USB: _serve closes the port, then opens it again
                 self._drop_client()
             elif kind == "F":
                 self._snapshots.put(json.loads(payload))
@@ -245,8 +278,11 @@ class FakeBoard:
         assert self._sock
         # accept() with a timeout: a thread blocked in accept() on a socket that another
         # thread closes can wake up on a new socket that reused the descriptor number.
-        self._sock.settimeout(0.2)
+        self._sock.settimeout(0.05 if self.reset_gap else 0.2)
         while not self._stopping:
+            if self.gone:
+                self._away()
+                continue
             try:
                 conn, _ = self._sock.accept()
             except TimeoutError:
@@ -264,6 +300,7 @@ class FakeBoard:
                 gen = self._gen
                 self.connections += 1
                 self.events.append(f"link {self.connections} up")
+            sent = False
             while True:
                 try:
                     data = conn.recv(65536)
@@ -280,6 +317,7 @@ class FakeBoard:
                     with self._lock:
                         self.events.append(f"link {self.connections} input after a hard reset dropped")
                     break
+                sent = True
                 try:
                     self._send("D", data)
                 except OSError:
@@ -292,9 +330,59 @@ class FakeBoard:
                 conn.close()
             except OSError:
                 pass
-            self._settle()
+            with self._lock:
+                reset = gen != self._gen
+            # A client that only looked (is the port there?) leaves nothing to finish; after a hard
+            # reset the old link's input is void and the board is booting (maybe into a long main.py).
+            if sent and not reset:
+                self._settle(gen)
 
-    def _settle(self, timeout: float = 30) -> None:
+    def _away(self) -> None:
+        """A reset: nothing listens for reset_gap seconds (a Pico off USB), then the same port again."""
+        assert self._sock
+        self._sock.close()
+        with self._lock:
+            self.events.append(f"port gone for {self.reset_gap}s")
+        end = time.monotonic() + self.reset_gap
+        while time.monotonic() < end and not self._stopping:
+            time.sleep(0.02)
+        self._listen()
+        self._sock.settimeout(0.05)
+        with self._lock:
+            self.gone = False
+            self.events.append("port back")
+
+    def _serve_other(self) -> None:
+        """A serial device that is not running MicroPython: it talks, but no REPL answers."""
+        assert self._sock
+        self._sock.settimeout(0.2)
+        while not self._stopping:
+            try:
+                conn, _ = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            with self._lock:
+                self.connections += 1
+                self.events.append(f"link {self.connections} up")
+            conn.settimeout(0.2)
+            while not self._stopping:
+                try:
+                    data = conn.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                if not data:
+                    break
+                try:
+                    conn.sendall(b"Hello from a board without MicroPython\r\n")
+                except OSError:
+                    break
+            conn.close()
+
+    def _settle(self, gen: int, timeout: float = 30) -> None:
         """Let the board finish what the last client sent before the next one connects.
 
         `mpremote reset` sends machine.reset() and leaves at once; the reset comes ~100 ms
@@ -309,8 +397,11 @@ class FakeBoard:
 
         end = time.monotonic() + timeout
         while time.monotonic() < end and not self._stopping:
+            with self._lock:
+                if gen != self._gen:
+                    return  # the last client's work ended in a hard reset: the board is off USB now
             try:
-                if self._synced.get(timeout=0.2) == token:
+                if self._synced.get(timeout=0.05) == token:
                     return
             except queue.Empty:
                 continue
