@@ -17,7 +17,7 @@ import pytest
 
 from host_tools.web import browser
 from host_tools.web.build import build_site
-from host_tools.web.driving import KEY_DOWN, KEY_UP, button, key, simulate, stored, wait_for
+from host_tools.web.driving import KEY_DOWN, KEY_UP, button, canvas, key, simulate, stored, wait_for
 from host_tools.web.serve import serve
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "build" / "artifacts"
@@ -123,11 +123,23 @@ def test_a_damaged_save_gives_the_one_line_message_and_a_new_game(page, tmp_path
     assert stored(drv, "game.sav") == (save_dir / "game.sav").read_bytes()
 
 
-def test_a_long_press_from_the_keyboard_and_from_a_held_button(page, tmp_path):
+def touch(drv, el, hold_s):
+    """A finger on the element for hold_s seconds (Chrome's touch input, as on a phone)."""
+    x, y = drv.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];", el
+    )
+    drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+    drv.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    time.sleep(hold_s)
+    drv.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_long_press_from_the_keyboard_a_held_mouse_button_and_a_finger(page, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
 
     drv, url = page
-    # Stats; a long KNOCK resets them: Shift+k from the keyboard, then the on-screen button held down
+    # Stats; a long KNOCK resets them: Shift+k from the keyboard, the on-screen button held with the mouse,
+    # then with a finger; a short touch of KNOCK does nothing there
     want = simulate(
         "wait:300 shot:title down*4 d wait:500 shot:stats K wait:500 shot:reset",
         SEED,
@@ -146,3 +158,97 @@ def test_a_long_press_from_the_keyboard_and_from_a_held_button(page, tmp_path):
     wait_for(drv, want["stats"], "the message gone", timeout=6)
     ActionChains(drv).click_and_hold(button(drv, "KNOCK")).pause(0.9).release().perform()
     wait_for(drv, want["reset"], "the long press of the on-screen button")
+    wait_for(drv, want["stats"], "the message gone", timeout=6)
+    touch(drv, button(drv, "KNOCK"), 0.1)
+    time.sleep(0.5)
+    assert canvas(drv) == want["stats"]  # a tap is not a long press
+    touch(drv, button(drv, "KNOCK"), 0.9)
+    wait_for(drv, want["reset"], "the long touch of the on-screen button")
+
+
+def test_beeps_sound_through_webaudio_until_muted(page, tmp_path):
+    drv, url = page
+    want = simulate("wait:300 shot:title d wait:2500 shot:dealt", SEED, tmp_path / "s", tmp_path / "p")
+    fresh(drv, url + f"?seed={SEED}")
+    wait_for(drv, want["title"], "the title")
+    key(drv, "d")
+    wait_for(drv, want["dealt"], "the deal")
+    tones = drv.execute_script("return gin.tones")
+    assert tones == [[880, 40]], tones  # the turn passes to the player (app.SOUND_TURN)
+    assert drv.execute_script("return gin.sounded") == 1
+    key(drv, "k")  # knocking before drawing is refused with a beep (app.SOUND_ERROR)
+    until(drv, "return [gin.tones.length, gin.tones[1], gin.sounded]", lambda v: v == [2, [220, 90], 2])
+    drv.find_element("id", "mute").click()
+    assert drv.find_element("id", "mute").text == "Sound: off"
+    key(drv, "k")
+    until(drv, "return [gin.tones.length, gin.sounded]", lambda v: v == [3, 2])  # asked for, not played
+    assert drv.execute_script("return localStorage.getItem('gin-web/muted')") == "1"
+    drv.refresh()  # the choice is kept
+    assert drv.find_element("id", "mute").text == "Sound: off"
+    drv.find_element("id", "mute").click()
+    assert drv.execute_script("return localStorage.getItem('gin-web/muted')") == "0"
+
+
+def test_a_crash_shows_the_devices_crash_screen_logs_it_and_restarts(page, tmp_path):
+    from ui.draw import SCROLL_MS
+
+    from main import CRASH_SHOW_MS, crash_frame
+
+    drv, url = page
+    title = simulate("wait:300 shot:title", SEED, tmp_path / "s", tmp_path / "p")["title"]
+    fresh(drv, url)
+    wait_for(drv, title, "the title")
+    drv.execute_script("gin.runner.app.view = null")  # the App's next step raises, as a bug would
+    until(drv, "return gin.runner.crash_line", lambda v: bool(v))
+    line = drv.execute_script("return gin.runner.crash_line")
+    assert line.startswith("AttributeError"), line
+    # main.py's own crash screen, at whatever point its line has scrolled to
+    screens = {bytes(crash_frame(line, t).buf) for t in range(0, CRASH_SHOW_MS, SCROLL_MS)}
+    assert canvas(drv) in screens
+    log = stored(drv, "crash.log").decode()
+    assert "--- crash at" in log and "AttributeError" in log, log
+    wait_for(drv, title, "the restart", timeout=CRASH_SHOW_MS / 1000 + 5)  # back up, as the device restarts
+
+
+def until(drv, script, ok, timeout=8.0):
+    end = time.monotonic() + timeout
+    while True:
+        v = drv.execute_script(script)
+        if ok(v) or time.monotonic() > end:
+            assert ok(v), v
+            return v
+        time.sleep(0.05)
+
+
+def test_the_page_shows_its_progress_while_it_loads(page):
+    drv, url = page
+    drv.execute_cdp_cmd("Network.enable", {})
+    drv.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    # about 400 KB/s: the page's 660 KB take a second or two
+    slow = {"offline": False, "latency": 20, "downloadThroughput": 400 * 1024, "uploadThroughput": 400 * 1024}
+    drv.execute_cdp_cmd("Network.emulateNetworkConditions", slow)
+    try:
+        drv.get(url)
+        seen = []
+        end = time.monotonic() + 20
+        while time.monotonic() < end:
+            state = drv.execute_script(
+                "const p = document.getElementById('progress'), l = document.getElementById('loading');"
+                "return [p.value, document.getElementById('status').textContent, l.hidden,"
+                " window.gin ? window.gin.frames : 0];"
+            )
+            seen.append(state)
+            if state[3]:
+                break
+            time.sleep(0.03)
+    finally:
+        drv.execute_cdp_cmd(
+            "Network.emulateNetworkConditions",
+            {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+        )
+        drv.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    assert seen[-1][3] and seen[-1][2], seen[-1]  # the title is up and the progress gone
+    during = [s for s in seen if not s[2]]
+    assert any(0 < s[0] < 90 and " of " in s[1] and "KB" in s[1] for s in during), during
+    values = [s[0] for s in during]
+    assert values == sorted(values), values  # it only moves forward

@@ -62,14 +62,11 @@ def measure(watch_s: float = 20.0, cached_runs: int = 5) -> dict[str, object]:
                 key(drv, k)
                 time.sleep(0.2)
             time.sleep(1.0)
-            s0 = drv.execute_script(
-                "return [window.gin.frames, window.gin.frameSteps, window.gin.frameStepMs]"
-            )
+            probe = "return [gin.frames, gin.frameSteps, gin.frameStepMs, gin.renderMs]"
+            s0 = drv.execute_script(probe)
             t0 = time.monotonic()
             time.sleep(watch_s)
-            s1 = drv.execute_script(
-                "return [window.gin.frames, window.gin.frameSteps, window.gin.frameStepMs]"
-            )
+            s1 = drv.execute_script(probe)
             dt = time.monotonic() - t0
             frames = s1[0] - s0[0]
             out["watch_fps"] = frames / dt

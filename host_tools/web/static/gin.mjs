@@ -26,6 +26,8 @@ const gin = {
   frameSteps: 0,  // steps that drew a frame, and their time (the App's drawing and the canvas's)
   frameStepMs: 0,
   renderMs: 0,  // of which the page's part: hex to pixels to the canvas
+  tones: [],  // every [freq, ms] the App asked for
+  sounded: 0,  // how many of them the speakers played (not muted)
   firstFrameMs: null,
   loadedBytes: 0,
   scale: 4,
@@ -109,15 +111,17 @@ function render() {
 }
 
 function fitScale() {
-  // The largest integer scale that fits the case (2..8): every panel pixel is s x s screen pixels.
-  const room = canvas.parentElement.clientWidth - 24;
-  const s = Math.max(2, Math.min(8, Math.floor(room / W)));
+  // The largest whole number of device pixels per panel pixel that fits the case (2..16): crisp
+  // on a phone's dense screen too. gin.scale is that number (the canvas's own pixels per pixel).
+  const dpr = window.devicePixelRatio || 1;
+  const room = (canvas.parentElement.clientWidth - 24) * dpr;
+  const s = Math.max(2, Math.min(16, Math.floor(room / W)));
   if (s !== gin.scale || canvas.width !== W * s) {
     gin.scale = s;
     canvas.width = W * s;
     canvas.height = H * s;
-    canvas.style.width = W * s + "px";
-    canvas.style.height = H * s + "px";
+    canvas.style.width = (W * s) / dpr + "px";
+    canvas.style.height = (H * s) / dpr + "px";
     render();
   }
 }
@@ -134,6 +138,7 @@ function unlockAudio() {
 }
 
 function tone(freq, ms) {
+  if (gin.tones.length < 1000) gin.tones.push([freq, ms]);
   if (muted || audio === null) return;
   const t = audio.currentTime;
   const osc = audio.createOscillator();
@@ -145,6 +150,7 @@ function tone(freq, ms) {
   osc.connect(gain).connect(audio.destination);
   osc.start(t);
   osc.stop(t + ms / 1000 + 0.02);
+  gin.sounded++;
 }
 
 function showMute() {
@@ -446,7 +452,12 @@ async function boot() {
   mp.runPython(`import sys\nsys.path[:0] = ${JSON.stringify(BUILD.sys_path)}`);
   const webhw = mp.pyimport("webhw");
   const seed = params.has("seed") ? parseInt(params.get("seed"), 10) : -1;
-  gin.runner = webhw.start(page, storage(), Number.isFinite(seed) ? seed : -1);
+  const store = storage();
+  if (store === null) {
+    $("note").textContent = "This browser keeps no data for this page: the game is not saved when the tab closes.";
+    $("note").hidden = false;
+  }
+  gin.runner = webhw.start(page, store, Number.isFinite(seed) ? seed : -1);
   gin.ready = true;
   step();
 }
