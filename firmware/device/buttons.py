@@ -31,7 +31,7 @@ REPEAT = const(2)
 RELEASE = const(3)
 KIND_NAMES = ("press", "long", "repeat", "release")
 
-DEBOUNCE_MS = const(15)  # a change must hold this long to count
+DEBOUNCE_MS = const(15)  # after an edge, a button ignores changes this long (bounce)
 LONG_MS = const(600)
 REPEAT_DELAY_MS = const(400)
 REPEAT_EVERY_MS = const(120)
@@ -64,14 +64,20 @@ def event_text(ev):
 class Debouncer:
     """Raw masks in (bit i = button i is down), debounced edge events out.
 
-    A change is accepted once the raw level has differed from the stable one
-    for DEBOUNCE_MS: contact bounce shorter than that never reaches the app.
+    A change counts at the first sample that sees it (the press a player
+    feels starts there); the button then stays deaf until its raw level has
+    been still for DEBOUNCE_MS, so the contact bounce that follows either
+    edge, however long, can't make a second event.  A level that differs
+    from the reported one when the deaf time ends is reported then (a tap
+    shorter than DEBOUNCE_MS is a press and a release, never lost).
     """
 
     def __init__(self, now_ms):
         self.stable = 0
-        self._pending = 0  # buttons whose raw level differs from stable
-        self._since = [now_ms] * COUNT  # when each pending difference began
+        self._deaf = 0  # buttons inside their DEBOUNCE_MS after an edge
+        self._pending = 0  # deaf buttons whose raw level differs from stable (reported when deaf ends)
+        self._raw = 0  # the last raw mask seen
+        self._since = [now_ms] * COUNT  # when each deaf button's raw level last moved
         self._down_at = [now_ms] * COUNT  # when each stable press began
         self._next_rep = [0] * COUNT
         self._long_done = 0
@@ -80,27 +86,33 @@ class Debouncer:
         return self.stable
 
     def settling(self):
-        """Is any button's raw level still waiting out the debounce time?"""
+        """Is any button still deaf with a raw level that differs (an edge still to report)?"""
         return self._pending != 0
 
     def sample(self, raw_mask, now_ms):
         """Feed one raw reading; return the events it completes (NO_EVENTS when none)."""
         out = None
-        diff = (raw_mask ^ self.stable) & 0xFF
-        # Start or cancel the debounce timers.
-        newp = diff & ~self._pending
-        if newp:
-            for i in range(COUNT):
-                if newp & (1 << i):
-                    self._since[i] = now_ms
-        self._pending = diff
-        if diff:
+        deaf = self._deaf
+        if deaf:
+            moved = raw_mask ^ self._raw
             for i in range(COUNT):
                 bit = 1 << i
-                if diff & bit and ticks_diff(now_ms, self._since[i]) >= DEBOUNCE_MS:
-                    self._pending &= ~bit
-                    if out is None:
-                        out = []
+                if deaf & bit:
+                    if moved & bit:
+                        self._since[i] = now_ms  # still bouncing: deaf for longer
+                    elif ticks_diff(now_ms, self._since[i]) >= DEBOUNCE_MS:
+                        deaf &= ~bit
+        self._raw = raw_mask
+        diff = (raw_mask ^ self.stable) & 0xFF
+        edges = diff & ~deaf
+        self._pending = diff & deaf
+        if edges:
+            out = []
+            for i in range(COUNT):
+                bit = 1 << i
+                if edges & bit:
+                    deaf |= bit
+                    self._since[i] = now_ms
                     if raw_mask & bit:
                         self.stable |= bit
                         self._down_at[i] = now_ms
@@ -110,7 +122,8 @@ class Debouncer:
                     else:
                         self.stable &= ~bit
                         out.append(i * 4 + RELEASE)
-        held = self.stable & ~diff  # a button mid-release makes no long/repeat events
+        self._deaf = deaf
+        held = self.stable & ~self._pending  # a button mid-release makes no long/repeat events
         if held:
             for i in range(COUNT):
                 bit = 1 << i

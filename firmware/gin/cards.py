@@ -168,43 +168,98 @@ def sort_by_rank(cards):
 
 # --- portable PRNG -----------------------------------------------------------
 # xorshift32: the same numbers on CPython and MicroPython, so one seed deals the
-# same cards everywhere.  It runs a few dozen times per hand, off the hot path.
+# same cards everywhere.  The 32-bit state is kept as two 16-bit halves and
+# every intermediate stays below 2**30: on the RP2040 a larger int is a heap
+# bignum, and a deal with whole 32-bit words allocated about 45 KB of garbage.
+# The numbers are exactly xorshift32's (tests pin them), so every seed deals
+# what it always dealt and saved games replay unchanged.
 
-_M32 = 0xFFFFFFFF
+_M16 = 0xFFFF
+
+
+def _mul16(h, l, k):
+    """(h, l) * k mod 2**32 for a 16-bit k, in halves (products stay below 2**24)."""
+    kh = k >> 8
+    kl = k & 0xFF
+    b = l * kh
+    lo = l * kl + ((b & 0xFF) << 8)
+    hi = ((b >> 8) + (lo >> 16) + h * kl + ((h * kh & 0xFF) << 8)) & _M16
+    return hi, lo & _M16
+
+
+def _add(h, l, h2, l2):
+    lo = l + l2
+    return (h + h2 + (lo >> 16)) & _M16, lo & _M16
+
+
+def _xorshift(h, l):
+    # x ^= x << 13; x ^= x >> 17; x ^= x << 5 (mod 2**32), on the halves
+    h ^= ((h << 13) | (l >> 3)) & _M16
+    l ^= (l << 13) & _M16
+    l ^= h >> 1
+    h ^= ((h << 5) | (l >> 11)) & _M16
+    l ^= (l << 5) & _M16
+    return h, l
+
+
+def _mix(seed, salt):
+    """mix_seed's value as (high, low) 16-bit halves."""
+    h, l = _mul16((seed >> 16) & _M16, seed & _M16, 0x9E37)
+    h2, l2 = _mul16((salt >> 16) & _M16, salt & _M16, 0x85EB)
+    h, l = _add(h, l, h2, l2)
+    h, l = _add(h, l, 0, 0x6A09)
+    for _ in range(3):
+        h, l = _xorshift(h, l)
+        h, l = _add(h, l, 0x2545, 0xF491)
+    if h == 0 and l == 0:
+        return 0x123, 0x4567
+    return h, l
 
 
 def mix_seed(seed, salt=0):
     """Derive a well-spread nonzero 32-bit seed from any int and a salt."""
-    x = (seed * 0x9E37 + salt * 0x85EB + 0x6A09) & _M32
-    for _ in range(3):
-        x ^= (x << 13) & _M32
-        x ^= x >> 17
-        x ^= (x << 5) & _M32
-        x = (x + 0x2545F491) & _M32
-    return x or 0x1234567
+    h, l = _mix(seed, salt)
+    return (h << 16) | l
 
 
 class Rng:
-    __slots__ = ("state",)
+    __slots__ = ("hi", "lo")
 
     def __init__(self, seed):
-        self.state = mix_seed(seed)
+        self.hi, self.lo = _mix(seed, 0)
+
+    @property
+    def state(self):
+        """The 32-bit xorshift state (a bignum on the RP2040: for tests and tools)."""
+        return (self.hi << 16) | self.lo
+
+    def _step(self):
+        # _xorshift inlined: a returned tuple would be heap garbage on every number
+        h = self.hi
+        l = self.lo
+        h ^= ((h << 13) | (l >> 3)) & _M16
+        l ^= (l << 13) & _M16
+        l ^= h >> 1
+        h ^= ((h << 5) | (l >> 11)) & _M16
+        self.hi = h
+        self.lo = l ^ ((l << 5) & _M16)
 
     def next32(self):
-        x = self.state
-        x ^= (x << 13) & _M32
-        x ^= x >> 17
-        x ^= (x << 5) & _M32
-        self.state = x
-        return x
+        """The next 32-bit number (tools and tests: the game itself uses below)."""
+        self._step()
+        return (self.hi << 16) | self.lo
 
     def below(self, n):
-        """Uniform int in 0..n-1 (rejection sampling, no modulo bias)."""
-        limit = (0x100000000 // n) * n
+        """Uniform int in 0..n-1 for 0 < n <= 2**15 (rejection sampling, no modulo bias)."""
+        # 2**32 = q * n + rem: numbers from 2**32 - rem up are rejected
+        m = 0x10000 % n
+        rem = m * m % n
         while True:
-            r = self.next32()
-            if r < limit:
-                return r % n
+            self._step()
+            h = self.hi
+            lo = self.lo
+            if rem == 0 or h != _M16 or lo < 0x10000 - rem:
+                return ((h % n) * m + lo) % n
 
     def shuffle(self, items):
         """Fisher-Yates in place."""

@@ -6,7 +6,7 @@ exactly (same seed, same deal, same game).
 
 from gin import melds
 from gin import rules as R
-from gin.cards import GinError, Rng, card_text, hand_of, parse_card, parse_cards, shuffled_deck
+from gin.cards import GinError, Rng, card_text, hand_of, mix_seed, parse_card, parse_cards, shuffled_deck
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import DRAW_STOCK, GIN, KNOCK, KNOCK_WIN, PASS, UNDERCUT, Round
 
@@ -74,6 +74,41 @@ def test_bad_card_text_raises_gin_error():
 
 def test_deal_is_the_same_as_on_cpython():
     assert shuffled_deck(1)[:10] == EXPECTED_DECK_1
+
+
+def test_the_generator_is_xorshift32_as_before_on_small_ints():
+    # Written from the 32-bit implementation the game shipped with: every seed deals what it
+    # always dealt, so saved games and replays stay valid (docs/SAVES.md).
+    r = Rng(2**31 - 5)
+    assert [r.next32() for _ in range(4)] == [1245581803, 2288355498, 392844882, 3920046274]
+    assert [r.below(n) for n in (52, 51, 7, 2, 32768, 1000)] == [5, 1, 4, 1, 13238, 753]
+    cases = ((0, 0), (1, 2), (2**31 - 1, 99), (-5, 3), (123456789012, 7))
+    expect = [4222021304, 1417220138, 1726847526, 1217589484, 2222193804]
+    assert [mix_seed(s, t) for s, t in cases] == expect
+
+
+def test_a_deal_makes_almost_no_garbage():
+    # Issue 13: a deal must not force a collection on the Pico (a 32-bit state made ~45 KB of
+    # bignums there).  Under MicroPython every allocation counts; the deal's own lists are ~1 KB.
+    import gc
+
+    if not hasattr(gc, "mem_alloc"):
+        return
+    from gin.match import hand_seed
+    from gin.round import Round
+    from gin.rules import RuleSet
+
+    rules = RuleSet()
+    for seed in (1, 77, 2**31 - 16):
+        hs = hand_seed(seed, 3)
+        gc.collect()
+        before = gc.mem_alloc()
+        shuffled_deck(hs)
+        mid = gc.mem_alloc()
+        Round(rules, 0, hs)
+        after = gc.mem_alloc()
+        assert mid - before <= 1024, (seed, mid - before)
+        assert after - mid <= 2048, (seed, after - mid)
 
 
 def test_meld_search_known_hands():
