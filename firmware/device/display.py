@@ -4,13 +4,134 @@ A display that is missing, unplugged or glitching makes ``show`` return
 False and ``present`` go False; the next ``show`` after RETRY_MS tries to
 bring it back (scan, then a fresh driver init), so plugging it in again just
 works.  The driver is micropython-lib's ``ssd1306`` (``mpremote mip install
-ssd1306``); our frames are already in its MONO_VLSB layout, so ``show`` hands
-it our buffer instead of drawing into its own.
+ssd1306``); our frames are already in its MONO_VLSB layout.
+
+Only what changed goes over the wire (issue 13): ``FrameSender`` keeps the
+last frame sent (in the driver's own 1 KB buffer: no extra RAM) and sends
+the changed pages, each trimmed to the columns that changed, as rectangles
+set with the controller's column and page address commands (horizontal
+addressing mode, which the driver sets up).  A cursor move sends about 200
+bytes instead of 1 KB; a new screen sends the whole frame in one window.
+The host simulator drives the same class through Adafruit's driver, and its
+SSD1306 model checks that the glass is what a full send would show.
 """
 
 import time
 
 RETRY_MS = 1000
+
+SET_COL_ADDR = 0x21  # then first and last column
+SET_PAGE_ADDR = 0x22  # then first and last page
+WINDOW_COST = 20  # bytes on the wire a window costs besides its data: 6 commands, address, control
+GRAIN = 4  # columns: changed windows are found to this precision (a compare costs about 2 bytes' time)
+
+
+class FrameSender:
+    """Sends a frame as the windows where it differs from the last one sent.
+
+    ``drv`` is anything with ``write_cmd(byte)`` and ``write_data(buffer)``
+    (micropython-lib's SSD1306_I2C; an adapter over Adafruit's on the host).
+    ``last``: a buffer to keep the last frame in (the driver's own), or None.
+    """
+
+    def __init__(self, width=128, height=64, last=None):
+        self.width = width
+        self.pages = height >> 3
+        n = width * self.pages
+        self.last = last if last is not None else bytearray(n)
+        self.valid = False  # False: the controller's RAM is unknown, the next send is whole
+        self.sent = 0  # bytes on the wire of the last send (commands and data, addresses included)
+        self._lv = memoryview(self.last)
+        self._scratch = bytearray(n)
+        self._sv = memoryview(self._scratch)
+        w = width
+        self._pv = [self._lv[p * w : p * w + w] for p in range(self.pages)]
+
+    def invalidate(self):
+        self.valid = False
+
+    def windows(self, buf):
+        """[(first page, last page, first column, last column)] covering every changed byte."""
+        W = self.width
+        P = self.pages
+        if not self.valid:
+            return [(0, P - 1, 0, W - 1)]
+        bv = memoryview(buf)
+        lv = self._lv
+        pv = self._pv
+        out = []
+        for p in range(P):
+            i = p * W
+            if bv[i : i + W] == pv[p]:
+                continue
+            # bisect the first changed column: bv[i:i+lo] == lv[i:i+lo] always holds
+            lo = 0
+            hi = W
+            while hi - lo > GRAIN:
+                mid = (lo + hi) >> 1
+                if bv[i : i + mid] == lv[i : i + mid]:
+                    lo = mid
+                else:
+                    hi = mid
+            c0 = lo
+            # and the last: bv[i+hi2:i+W] == lv[i+hi2:i+W] always holds
+            lo2 = c0
+            hi2 = W
+            e = i + W
+            while hi2 - lo2 > GRAIN:
+                mid = (lo2 + hi2) >> 1
+                if bv[i + mid : e] == lv[i + mid : e]:
+                    hi2 = mid
+                else:
+                    lo2 = mid
+            c1 = hi2 - 1
+            if out:
+                # join the page above when one window costs less than two
+                q0, q1, a0, a1 = out[-1]
+                if q1 == p - 1:
+                    u0 = a0 if a0 < c0 else c0
+                    u1 = a1 if a1 > c1 else c1
+                    both = (u1 - u0 + 1) * (p - q0 + 1)
+                    apart = (a1 - a0 + 1) * (q1 - q0 + 1) + WINDOW_COST + (c1 - c0 + 1)
+                    if both <= apart:
+                        out[-1] = (q0, p, u0, u1)
+                        continue
+            out.append((p, p, c0, c1))
+        return out
+
+    def send(self, drv, buf):
+        """Send what changed since the last send; the bytes on the wire are in ``sent``."""
+        W = self.width
+        bv = memoryview(buf)
+        lv = self._lv
+        sent = 0
+        for p0, p1, c0, c1 in self.windows(buf):
+            w = c1 - c0 + 1
+            drv.write_cmd(SET_COL_ADDR)
+            drv.write_cmd(c0)
+            drv.write_cmd(c1)
+            drv.write_cmd(SET_PAGE_ADDR)
+            drv.write_cmd(p0)
+            drv.write_cmd(p1)
+            if w == W:
+                data = bv[p0 * W : (p1 + 1) * W]
+            else:
+                # gather the rectangle page by page, the order horizontal addressing fills it
+                sv = self._sv
+                k = 0
+                for p in range(p0, p1 + 1):
+                    i = p * W + c0
+                    sv[k : k + w] = bv[i : i + w]
+                    k += w
+                data = sv[:k]
+            drv.write_data(data)
+            for p in range(p0, p1 + 1):
+                i = p * W + c0
+                lv[i : i + w] = bv[i : i + w]
+            sent += WINDOW_COST + len(data)
+        self.valid = True
+        self.sent = sent
+        return sent
 
 
 class Display:
@@ -25,6 +146,7 @@ class Display:
         self.present = False
         self.fault = None  # why it is absent, for the log: 'driver', 'no answer', 'io'
         self._drv = None
+        self._sender = None
         self._level = 127
         self._on = True
         self._next_try = time.ticks_ms()
@@ -55,6 +177,12 @@ class Display:
             self.present = False
             return False
         self._drv = drv
+        # the driver's own buffer keeps the last frame sent; its init cleared the RAM with a
+        # show() we don't rely on: the first send is whole
+        last = getattr(drv, "buffer", None)
+        if last is not None and len(last) != self.width * self.height // 8:
+            last = None
+        self._sender = FrameSender(self.width, self.height, last)
         self.present = True
         self.fault = None
         return True
@@ -76,12 +204,16 @@ class Display:
                 return False
             drv = self._drv
         try:
-            drv.buffer = buf  # show() sends self.buffer: ours, no copy
-            drv.show()
+            self._sender.send(drv, buf)
         except OSError:
             self._lost()
             return False
         return True
+
+    @property
+    def sent(self):
+        """Bytes on the wire of the last frame sent (0 when none)."""
+        return self._sender.sent if self._sender is not None else 0
 
     def contrast(self, v):
         self._level = v
