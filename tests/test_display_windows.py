@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from device.display import WINDOW_COST, FrameSender
+
 from host_tools.host_display import HostDisplay
 from host_tools.i2c_bus import bus_with_ssd1306
 from host_tools.ssd1306_model import FRAME_BYTES, Glass, SSD1306Model

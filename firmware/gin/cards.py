@@ -177,49 +177,49 @@ def sort_by_rank(cards):
 _M16 = 0xFFFF
 
 
-def _mul16(h, l, k):
-    """(h, l) * k mod 2**32 for a 16-bit k, in halves (products stay below 2**24)."""
+def _mul16(h, lw, k):
+    """(h, lw) * k mod 2**32 for a 16-bit k, in halves (products stay below 2**24)."""
     kh = k >> 8
     kl = k & 0xFF
-    b = l * kh
-    lo = l * kl + ((b & 0xFF) << 8)
+    b = lw * kh
+    lo = lw * kl + ((b & 0xFF) << 8)
     hi = ((b >> 8) + (lo >> 16) + h * kl + ((h * kh & 0xFF) << 8)) & _M16
     return hi, lo & _M16
 
 
-def _add(h, l, h2, l2):
-    lo = l + l2
+def _add(h, lw, h2, lw2):
+    lo = lw + lw2
     return (h + h2 + (lo >> 16)) & _M16, lo & _M16
 
 
-def _xorshift(h, l):
+def _xorshift(h, lw):
     # x ^= x << 13; x ^= x >> 17; x ^= x << 5 (mod 2**32), on the halves
-    h ^= ((h << 13) | (l >> 3)) & _M16
-    l ^= (l << 13) & _M16
-    l ^= h >> 1
-    h ^= ((h << 5) | (l >> 11)) & _M16
-    l ^= (l << 5) & _M16
-    return h, l
+    h ^= ((h << 13) | (lw >> 3)) & _M16
+    lw ^= (lw << 13) & _M16
+    lw ^= h >> 1
+    h ^= ((h << 5) | (lw >> 11)) & _M16
+    lw ^= (lw << 5) & _M16
+    return h, lw
 
 
 def _mix(seed, salt):
     """mix_seed's value as (high, low) 16-bit halves."""
-    h, l = _mul16((seed >> 16) & _M16, seed & _M16, 0x9E37)
-    h2, l2 = _mul16((salt >> 16) & _M16, salt & _M16, 0x85EB)
-    h, l = _add(h, l, h2, l2)
-    h, l = _add(h, l, 0, 0x6A09)
+    h, lw = _mul16((seed >> 16) & _M16, seed & _M16, 0x9E37)
+    h2, lw2 = _mul16((salt >> 16) & _M16, salt & _M16, 0x85EB)
+    h, lw = _add(h, lw, h2, lw2)
+    h, lw = _add(h, lw, 0, 0x6A09)
     for _ in range(3):
-        h, l = _xorshift(h, l)
-        h, l = _add(h, l, 0x2545, 0xF491)
-    if h == 0 and l == 0:
+        h, lw = _xorshift(h, lw)
+        h, lw = _add(h, lw, 0x2545, 0xF491)
+    if h == 0 and lw == 0:
         return 0x123, 0x4567
-    return h, l
+    return h, lw
 
 
 def mix_seed(seed, salt=0):
     """Derive a well-spread nonzero 32-bit seed from any int and a salt."""
-    h, l = _mix(seed, salt)
-    return (h << 16) | l
+    h, lw = _mix(seed, salt)
+    return (h << 16) | lw
 
 
 class Rng:
@@ -236,13 +236,13 @@ class Rng:
     def _step(self):
         # _xorshift inlined: a returned tuple would be heap garbage on every number
         h = self.hi
-        l = self.lo
-        h ^= ((h << 13) | (l >> 3)) & _M16
-        l ^= (l << 13) & _M16
-        l ^= h >> 1
-        h ^= ((h << 5) | (l >> 11)) & _M16
+        lw = self.lo
+        h ^= ((h << 13) | (lw >> 3)) & _M16
+        lw ^= (lw << 13) & _M16
+        lw ^= h >> 1
+        h ^= ((h << 5) | (lw >> 11)) & _M16
         self.hi = h
-        self.lo = l ^ ((l << 5) & _M16)
+        self.lo = lw ^ ((lw << 5) & _M16)
 
     def next32(self):
         """The next 32-bit number (tools and tests: the game itself uses below)."""
