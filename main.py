@@ -62,6 +62,15 @@ def _safe_mode():
         print("safe mode screen:", one_line(e))
 
 
+def _has_save(hw):
+    """Is there a game to resume?  Only the file's presence: the app checks it properly."""
+    st = hw.storage
+    try:
+        return st.fs.exists(st.path("game.sav")) or st.fs.exists(st.path("game.sav.bak"))
+    except Exception:  # noqa: BLE001 - a strange flash: the app will say what it finds
+        return False
+
+
 def crash(hw, e, restart):
     """Log, show, remember to resume, restart.  Every step may fail: the reset must still come."""
     try:
@@ -99,6 +108,11 @@ def main():
         _safe_mode()
         return
     hw = pico.build()
+    # The title on the glass first: the app, the rules core and the computer players take a
+    # while to load (ui/splash.py).
+    from ui.splash import show_title
+
+    show_title(hw.display, _has_save(hw))
     if pico.woke_from_watchdog():
         hw.log("--- watchdog reset: the loop hung")
     try:
@@ -109,10 +123,14 @@ def main():
         feed = pico.start_watchdog(WDT_MS)
         hw.feed = feed
         step = app.step
+        ready = hw.buttons.ready
         while True:
             ms = step()
             feed()
-            time.sleep_ms(ms)
+            # sleep, but wake within a millisecond of a press: it is drawn at once
+            while ms > 0 and not ready():
+                time.sleep_ms(1)
+                ms -= 1
     except KeyboardInterrupt:
         pico.stop_watchdog()
         hw.buttons.stop()

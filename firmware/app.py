@@ -124,6 +124,7 @@ class App:
         self.msg_err = False
         self.msg_until = 0
         self.frames = 0
+        self._drawn = None  # the view whose full frame the canvas holds
         self.led_on = False
         self.apply_contrast()
         self._peek_save()
@@ -565,17 +566,32 @@ class App:
 
     def draw(self, now):
         c = self.canvas
-        c.fill(0)
-        ms = self.view.draw(self, c, now)
-        y = self.view.msg_y
+        v = self.view
+        upd = getattr(v, "update", None)
+        # A view with ``update`` may redraw only what a cursor move or a message changes, when
+        # the canvas still holds its own last frame; it says False when more has changed, and
+        # else where it drew (``damage``), which the display only needs to compare.
+        damage = None
+        if upd is None or self._drawn is not v or not upd(self, c, now):
+            c.fill(0)
+            ms = v.draw(self, c, now)
+            self._drawn = v
+        else:
+            ms = 0
+            damage = v.damage
+        y = v.msg_y
         if y >= 0:
             m2 = self.message_line(c, y, now)
             if m2 and (not ms or m2 < ms):
                 ms = m2
         self.dirty = False
         self.frames += 1
-        if not self.hw.display.show(c.buf):
+        d = self.hw.display
+        if damage is not None and hasattr(d, "damage"):
+            d.damage = damage
+        if not d.show(c.buf):
             ms = RETRY_MS  # offer the frame again: the display may come back
+            self._drawn = None  # and whole: the panel didn't get this one
         self.redraw_at = now + ms if ms else None
 
     def _led(self, now):

@@ -882,3 +882,48 @@ def test_no_watchdog_while_running_from_a_mounted_folder(board, monkeypatch, cap
     monkeypatch.setattr(os, "getcwd", lambda: "/")  # from the flash: armed
     pico.start_watchdog(8000)()
     assert board.wdt is not None and board.wdt.fed == 1
+
+
+
+# --- boot: the title on the glass before the game's code loads (issue 13) -----------------------
+
+
+def test_main_shows_the_title_before_it_imports_the_app(board, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from ui.splash import title_frame
+
+    import main
+
+    frames_at_app = []
+
+    def fake_app(hw, resume):
+        frames_at_app.append(list(board.i2c_writes))
+        raise KeyboardInterrupt  # main.py's way out to the REPL: no crash, no reset
+
+    monkeypatch.setattr(appmod, "App", fake_app)
+    main.main()
+    assert frames_at_app, "main.py never built the app"
+    shown = frames_at_app[0]
+    assert shown and shown[0] == bytes(title_frame(False).buf)  # the first frame, before App()
+
+
+def test_the_code_loaded_before_the_title_is_small_and_holds_no_game():
+    import ast
+
+    from host_tools.bench_ui import PRE_TITLE, import_closure, mpy_sizes
+
+    # main.py imports exactly PRE_TITLE's modules before it calls show_title
+    tree = ast.parse((ROOT / "main.py").read_text())
+    body = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main").body
+    imported = []
+    for node in body:
+        if "show_title(" in ast.unparse(node) and not isinstance(node, ast.ImportFrom):
+            break
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.ImportFrom) and sub.module:
+                imported.extend(sub.module + "." + a.name for a in sub.names)
+    assert sorted(imported) == ["device.pico", "ui.splash.show_title"], imported
+    closure = import_closure(PRE_TITLE)
+    for heavy in ("app", "gin.round", "gin.melds", "gin.ai", "savegame", "prefs", "ui.table", "ui.menus"):
+        assert heavy not in closure
+    assert sum(mpy_sizes(closure).values()) <= 40 * 1024

@@ -162,6 +162,10 @@ class EventQueue:
         self._buf[self._head] = ev
         self._head = nxt
 
+    def ready(self):
+        """Is an event waiting? (the device loop wakes early for it)"""
+        return self._tail != self._head
+
     def drain(self):
         out = []
         n = len(self._buf)
@@ -206,6 +210,9 @@ class PicoButtons:
 
     def events(self):
         return self._queue.drain()
+
+    def ready(self):
+        return self._queue.ready()
 
     def held(self):
         return self._deb.stable

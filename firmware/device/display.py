@@ -23,7 +23,8 @@ RETRY_MS = 1000
 SET_COL_ADDR = 0x21  # then first and last column
 SET_PAGE_ADDR = 0x22  # then first and last page
 WINDOW_COST = 20  # bytes on the wire a window costs besides its data: 6 commands, address, control
-GRAIN = 4  # columns: changed windows are found to this precision (a compare costs about 2 bytes' time)
+GRAIN = 4  # columns: changed windows are found to this precision (a compare costs about a byte's time)
+TRIM_WIDER = 32  # a damaged span at least this wide is trimmed to what changed; a narrower one goes as is
 
 
 class FrameSender:
@@ -50,8 +51,12 @@ class FrameSender:
     def invalidate(self):
         self.valid = False
 
-    def windows(self, buf):
-        """[(first page, last page, first column, last column)] covering every changed byte."""
+    def windows(self, buf, damage=None):
+        """[(first page, last page, first column, last column)] covering every changed byte.
+
+        damage: None (look everywhere) or [(first page, last page, first column, last
+        column)] outside which the caller guarantees nothing changed: only those are compared.
+        """
         W = self.width
         P = self.pages
         if not self.valid:
@@ -59,53 +64,86 @@ class FrameSender:
         bv = memoryview(buf)
         lv = self._lv
         pv = self._pv
+        half = W >> 1
         out = []
         for p in range(P):
             i = p * W
-            if bv[i : i + W] == pv[p]:
-                continue
-            # bisect the first changed column: bv[i:i+lo] == lv[i:i+lo] always holds
-            lo = 0
-            hi = W
-            while hi - lo > GRAIN:
-                mid = (lo + hi) >> 1
-                if bv[i : i + mid] == lv[i : i + mid]:
-                    lo = mid
+            if damage is None:
+                if bv[i : i + W] == pv[p]:
+                    continue
+                # each half of the page on its own: a cursor that wraps from the last card to
+                # the first changes both ends of the row and nothing between them
+                a = self._span(bv, i, 0, half)
+                b = self._span(bv, i, half, W)
+                if a is None:
+                    spans = (b,)
+                elif b is None or b[0] - a[1] - 1 <= WINDOW_COST:
+                    spans = ((a[0], b[1] if b is not None else a[1]),)
                 else:
-                    hi = mid
-            c0 = lo
-            # and the last: bv[i+hi2:i+W] == lv[i+hi2:i+W] always holds
-            lo2 = c0
-            hi2 = W
-            e = i + W
-            while hi2 - lo2 > GRAIN:
-                mid = (lo2 + hi2) >> 1
-                if bv[i + mid : e] == lv[i + mid : e]:
-                    hi2 = mid
-                else:
-                    lo2 = mid
-            c1 = hi2 - 1
-            if out:
-                # join the page above when one window costs less than two
-                q0, q1, a0, a1 = out[-1]
-                if q1 == p - 1:
+                    spans = (a, b)
+            else:
+                spans = []
+                for q0, q1, c0, c1 in damage:
+                    if q0 <= p <= q1:
+                        c0 = 0 if c0 < 0 else c0
+                        c1 = W - 1 if c1 >= W else c1
+                        if c0 > c1 or bv[i + c0 : i + c1 + 1] == lv[i + c0 : i + c1 + 1]:
+                            continue
+                        if c1 - c0 >= TRIM_WIDER:
+                            c0, c1 = self._span(bv, i, c0, c1 + 1)
+                        spans.append((c0, c1))
+            first = len(out)
+            for c0, c1 in spans:
+                for k in range(first):
+                    q0, q1, a0, a1 = out[k]
+                    if q1 != p - 1:  # not ending on the page above, or joined by another span
+                        continue
+                    # join the window above when one rectangle costs less than two
                     u0 = a0 if a0 < c0 else c0
                     u1 = a1 if a1 > c1 else c1
                     both = (u1 - u0 + 1) * (p - q0 + 1)
                     apart = (a1 - a0 + 1) * (q1 - q0 + 1) + WINDOW_COST + (c1 - c0 + 1)
                     if both <= apart:
-                        out[-1] = (q0, p, u0, u1)
-                        continue
-            out.append((p, p, c0, c1))
+                        out[k] = (q0, p, u0, u1)
+                        break
+                else:
+                    out.append((p, p, c0, c1))
         return out
 
-    def send(self, drv, buf):
-        """Send what changed since the last send; the bytes on the wire are in ``sent``."""
+    def _span(self, bv, i, a, b):
+        """(first, last) changed column of [a, b) in the page at byte i, to GRAIN; None if none."""
+        lv = self._lv
+        if bv[i + a : i + b] == lv[i + a : i + b]:
+            return None
+        # bisect the first: bv[i+a:i+lo] == lv[i+a:i+lo] always holds
+        lo = a
+        hi = b
+        while hi - lo > GRAIN:
+            mid = (lo + hi) >> 1
+            if bv[i + a : i + mid] == lv[i + a : i + mid]:
+                lo = mid
+            else:
+                hi = mid
+        c0 = lo
+        # and the last: bv[i+hi:i+b] == lv[i+hi:i+b] always holds
+        lo = c0
+        hi = b
+        e = i + b
+        while hi - lo > GRAIN:
+            mid = (lo + hi) >> 1
+            if bv[i + mid : e] == lv[i + mid : e]:
+                hi = mid
+            else:
+                lo = mid
+        return c0, hi - 1
+
+    def send(self, drv, buf, damage=None):
+        """Send what changed since the last send (see ``windows``); the bytes on the wire are in ``sent``."""
         W = self.width
         bv = memoryview(buf)
         lv = self._lv
         sent = 0
-        for p0, p1, c0, c1 in self.windows(buf):
+        for p0, p1, c0, c1 in self.windows(buf, damage):
             w = c1 - c0 + 1
             drv.write_cmd(SET_COL_ADDR)
             drv.write_cmd(c0)
@@ -147,6 +185,7 @@ class Display:
         self.fault = None  # why it is absent, for the log: 'driver', 'no answer', 'io'
         self._drv = None
         self._sender = None
+        self.damage = None  # set by the app before a show: where the frame may have changed
         self._level = 127
         self._on = True
         self._next_try = time.ticks_ms()
@@ -194,6 +233,8 @@ class Display:
         self._next_try = time.ticks_add(time.ticks_ms(), RETRY_MS)
 
     def show(self, buf):
+        damage = self.damage
+        self.damage = None
         drv = self._drv
         if drv is None:
             now = time.ticks_ms()
@@ -204,7 +245,7 @@ class Display:
                 return False
             drv = self._drv
         try:
-            self._sender.send(drv, buf)
+            self._sender.send(drv, buf, damage)
         except OSError:
             self._lost()
             return False

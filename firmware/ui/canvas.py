@@ -14,6 +14,14 @@ bytes, line included.  Differences, all deliberate:
 - ``text`` uses our fonts (ui.font) and returns the x after the text;
 - ``blit`` takes a bytes sprite (column-major VLSB, see ``blit``), not a framebuf.
 Everything clips at every edge; nothing raises for off-screen coordinates.
+
+On MicroPython ``Canvas`` is ``FbCanvas``: the same bytes, drawn by the
+firmware's C ``framebuf`` where it is hot (fills, lines, rectangles, sprite
+blits from a converted copy of each sprite table, text as blits of
+rendered strings kept per font).  ``PyCanvas`` stays the reference every host tool
+draws with, and the tests hold the two byte-identical (tests/test_canvas.py,
+tests/mp/test_canvas_mp.py).  XOR has no framebuf equivalent and stays in
+Python.
 """
 
 try:
@@ -32,7 +40,7 @@ XOR = const(2)  # colour: invert what is there
 COPY = const(3)  # blit only: the sprite's box becomes exactly the sprite
 
 
-class Canvas:
+class PyCanvas:
     def __init__(self, width=128, height=64):
         self.width = width
         self.height = height
@@ -457,3 +465,121 @@ class Canvas:
                 buf[i + W2] = (buf[i + W2] & k2) | ((v >> 16) & 0xFF)
                 buf[i + W3] = (buf[i + W3] & k3) | (v >> 24)
                 i += 1
+
+
+try:
+    import framebuf
+except ImportError:  # CPython: the pure-Python reference is the canvas
+    framebuf = None
+
+TEXT_STRIPS = const(24)  # rendered strings kept per font (about 100 bytes each)
+_MONO = 0 if framebuf is None else framebuf.MONO_VLSB
+
+
+class FbCanvas(PyCanvas):
+    """PyCanvas with framebuf doing the hot work (MicroPython only)."""
+
+    def __init__(self, width=128, height=64):
+        PyCanvas.__init__(self, width, height)
+        self.fb = framebuf.FrameBuffer(self.buf, width, height, _MONO)
+        # blit palette for "clear where the source is lit": lit -> 0, unlit -> 1 = the key (skipped)
+        self._clear_pal = framebuf.FrameBuffer(bytearray(2), 2, 1, _MONO)
+        self._clear_pal.pixel(0, 0, 1)
+        self._sheets = {}  # id(sprite data) -> (strip, bytes per sprite, strip width)
+
+    def fill(self, c):
+        if c == XOR:
+            PyCanvas.fill(self, c)
+        else:
+            self.fb.fill(c)
+
+    def pixel(self, x, y, c=None):
+        if c is None or c == XOR:
+            return PyCanvas.pixel(self, x, y, c)
+        self.fb.pixel(x, y, c)
+
+    def hline(self, x, y, w, c):
+        if c == XOR:
+            PyCanvas.hline(self, x, y, w, c)
+        else:
+            self.fb.hline(x, y, w, c)
+
+    def vline(self, x, y, h, c):
+        if c == XOR:
+            PyCanvas.vline(self, x, y, h, c)
+        else:
+            self.fb.vline(x, y, h, c)
+
+    def rect(self, x, y, w, h, c, f=False):
+        if c == XOR:
+            PyCanvas.rect(self, x, y, w, h, c, f)
+        elif f:
+            self.fb.fill_rect(x, y, w, h, c)
+        else:
+            self.fb.rect(x, y, w, h, c)
+
+    def fill_rect(self, x, y, w, h, c):
+        if c == XOR:
+            PyCanvas.fill_rect(self, x, y, w, h, c)
+        else:
+            self.fb.fill_rect(x, y, w, h, c)
+
+    def line(self, x1, y1, x2, y2, c):
+        if c == XOR:
+            PyCanvas.line(self, x1, y1, x2, y2, c)
+        else:
+            self.fb.line(x1, y1, x2, y2, c)
+
+    def text(self, s, x, y, c=1, font=None):
+        f = font if font is not None else NORMAL
+        if c == XOR or not s:
+            return PyCanvas.text(self, s, x, y, c, f)
+        strips = f.strips
+        if strips is None:
+            strips = {}
+            f.strips = strips
+        st = strips.get(s)
+        if st is None:
+            w = text_width(s, f)
+            if w > 2 * self.width:
+                return PyCanvas.text(self, s, x, y, c, f)
+            if len(strips) >= TEXT_STRIPS:
+                strips.clear()  # start afresh: popitem() may drop what was just added
+            # the string drawn once by the reference code into a one-page strip kept for next time
+            pc = PyCanvas(w, 8)
+            st = (framebuf.FrameBuffer(pc.buf, w, 8, _MONO), pc.text(s, 0, 0, 1, f))
+            strips[s] = st
+        if c:
+            self.fb.blit(st[0], x, y, 0)
+        else:
+            self.fb.blit(st[0], x, y, 1, self._clear_pal)
+        return x + st[1]
+
+    def blit(self, data, x, y, w, h, c=1, off=0):
+        if c == XOR:
+            PyCanvas.blit(self, data, x, y, w, h, c, off)
+            return
+        sh = self._sheets.get(id(data))
+        if sh is None:
+            # data's w x h sprites side by side in one page-major strip, converted once
+            np = (h + 7) >> 3
+            per = w * np
+            n = len(data) // per
+            b = bytearray(per * n)
+            sw = w * n
+            for col in range(sw):
+                j = col * np
+                for p in range(np):
+                    b[p * sw + col] = data[j + p]
+            sh = (memoryview(b), per, sw)
+            self._sheets[id(data)] = sh
+        src = (sh[0][(off // sh[1]) * w :], w, h, _MONO, sh[2])
+        if c == COPY:
+            self.fb.blit(src, x, y)
+        elif c:
+            self.fb.blit(src, x, y, 0)
+        else:
+            self.fb.blit(src, x, y, 1, self._clear_pal)
+
+
+Canvas = PyCanvas if framebuf is None else FbCanvas

@@ -53,6 +53,15 @@ def draw_card(canvas, x, y, card, selected=False, face_down=False, dim=False, in
         canvas.fill_rect(x + 1, y + 1, CARD_W - 2, CARD_H - 2, XOR)
 
 
+def draw_cursor(canvas, x, y, card):
+    """The card under the cursor: raised CARD_RAISE px, face as on any card (no inversion: thin
+    dark strokes on a lit face blur on an OLED), solid outline, and a bar under it in the
+    rows it left."""
+    y -= CARD_RAISE
+    canvas.blit(_FACES, x, y, CARD_W, CARD_H, COPY, card * FACE_BYTES)
+    canvas.fill_rect(x + 1, y + CARD_H + 1, CARD_W - 2, CARD_RAISE - 1, 1)
+
+
 def draw_back(canvas, x, y):
     canvas.blit(_BACK, x, y, CARD_W, CARD_H, COPY)
 

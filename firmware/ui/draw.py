@@ -70,6 +70,12 @@ def to_cache(c, page, key):
     _page_px[page] = bytes(c.buf[page * W : page * W + W])
 
 
+# The legend changes with the cursor at the table (the card DISCARD throws, the count KNOCK
+# knocks on): the last few are kept, so moving along the hand copies them back.
+LEGENDS_KEPT = 16
+_legends = {}
+
+
 def legend(c, slots, y=LEGEND_Y):
     """The bottom line: what each button does now.
 
@@ -77,13 +83,20 @@ def legend(c, slots, y=LEGEND_Y):
     that does nothing right now still says so.  When the line is too long the
     words of the widest slots are dropped to their first word.
     """
-    key = tuple(slots) if y == LEGEND_Y else None
-    if key is not None and from_cache(c, 7, key):
+    if y != LEGEND_Y:
+        c.fill_rect(0, y - 1, W, H - y + 1, 0)
+        _legend(c, slots, y)
+        return
+    key = tuple(slots)
+    px = _legends.get(key)
+    if px is not None:
+        c.buf[7 * W : 8 * W] = px
         return
     c.fill_rect(0, y - 1, W, H - y + 1, 0)
     _legend(c, slots, y)
-    if key is not None:
-        to_cache(c, 7, key)
+    if len(_legends) >= LEGENDS_KEPT:
+        _legends.clear()
+    _legends[key] = bytes(c.buf[7 * W : 8 * W])
 
 
 def _legend(c, slots, y):

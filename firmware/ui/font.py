@@ -33,6 +33,7 @@ class Font:
         self.line = line
         self.ext = ext
         self.box = box  # packed entry drawn for unknown characters
+        self.strips = None  # ui.canvas.FbCanvas (MicroPython): rendered strings kept for blits
 
     def glyph(self, ch):
         """(offset, width) of ch's columns in data."""

@@ -173,9 +173,10 @@ class Title(Menu):
         self.sel = 0
 
     def draw_top(self, app, c):
+        from ui.splash import TITLE  # the bar the boot screen showed
+
         c.fill_rect(0, 0, 128, 9, 1)
-        t = "\u2663\u2662 GIN RUMMY \u2661\u2660"
-        c.text(t, (128 - c.text_width(t, NORMAL)) // 2, 1, 0, NORMAL)
+        c.text(TITLE, (128 - c.text_width(TITLE, NORMAL)) // 2, 1, 0, NORMAL)
         return 10
 
     def legend_slots(self, app):

@@ -1,9 +1,13 @@
 """The table: your hand in meld groups, the stock and the pile, the opponent, the legend.
 
 Rows (128x64): 0-5 scores; 8-26 stock, pile, the opponent's line and your
-live count; 27-48 your hand (the cursor card raised and inverted, melds
-solid over a shelf, deadwood dotted); 50-55 the prompt or a message; 57-63
-the legend of DRAW, DISCARD and KNOCK.
+live count; 27-48 your hand (the cursor card raised over a bar, melds solid
+over a shelf, deadwood dotted); 50-55 the prompt or a message; 57-63 the
+legend of DRAW, DISCARD and KNOCK.
+
+A cursor move or a message redraws only what depends on them (``update``):
+the live count, the hand, the prompt and the legend; the rest of the frame
+stays as drawn.  A test holds every such frame equal to a full redraw.
 """
 
 from gin import melds
@@ -20,7 +24,7 @@ from gin.round import (
     TAKE_DISCARD,
 )
 from ui import keys
-from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card
+from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cursor
 from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, hand_groups, place
@@ -31,6 +35,7 @@ HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card
 BAR_Y = HAND_Y + CARD_H  # right under the cards: a shelf under each meld
 PROMPT_Y = 49
 TEXT_X = 36
+COUNT_Y = MID_Y + 8  # the live count's rows: 16..23, right of TEXT_X
 
 
 def score_line(app):
@@ -61,7 +66,12 @@ class Table:
         self.spread_i = 0
         self.cur_i = 0
         self._dw_key = None
-        self._dw = 0
+        self._dw = {}  # card left out (-1: none) -> deadwood, for the hand in _dw_key
+        self._upper = None  # what the top of the frame was last drawn from (see update)
+        self._drawn = None  # (layout key, cursor index or -1, count line, prompt, message shown)
+        self._limit_x = 128  # where "limit 10" starts on the count line
+        self.damage = None  # after update: [(first page, last page, first col, last col)] it touched
+        self._slots = {}
 
     # --- layout ----------------------------------------------------------------
 
@@ -82,9 +92,12 @@ class Table:
             else:
                 self.groups = hand_groups(h, app.sort)
             order = []
-            for g, _m in self.groups:
+            meld = []
+            for g, m in self.groups:
                 order.extend(g)
+                meld.extend([m] * len(g))
             self.order = order
+            self.meld = meld  # per card in order: part of a meld
             self.xs, _step = place(self.groups)
         order = self.order
         if app.cursor in order:
@@ -101,16 +114,23 @@ class Table:
         h = rnd.hands[app.seat]
         c = app.cursor
         eleven = rnd.phase == DISCARD_PHASE and rnd.player == app.seat
-        k = (h[0], h[1], h[2], h[3], c if eleven else -1)
+        k = (h[0], h[1], h[2], h[3])
         if k != self._dw_key:
             self._dw_key = k
-            if eleven and c >= 0:
+            self._dw = {}
+        if not eleven or c < 0:
+            c = -1
+        dw = self._dw.get(c)
+        if dw is None:
+            # each count once per hand: moving the cursor back and forth costs nothing
+            if c >= 0:
                 hh = list(h)
                 hh[c // 13] &= ~(1 << (c % 13))
-                self._dw = melds.deadwood(hh)
+                dw = melds.deadwood(hh)
             else:
-                self._dw = melds.deadwood(h)
-        return self._dw
+                dw = melds.deadwood(h)
+            self._dw[c] = dw
+        return dw
 
     # --- input -------------------------------------------------------------------
 
@@ -191,12 +211,33 @@ class Table:
 
     # --- drawing ------------------------------------------------------------------
 
+    def _upper_key(self, app):
+        """Everything the frame's top part (scores, stock, pile, opponent) is drawn from."""
+        m = app.match
+        rnd = m.round
+        return (
+            m.hand_no,
+            len(m.summaries),
+            rnd.phase,
+            rnd.player,
+            rnd.stock_size(),
+            len(rnd.pile),
+            rnd.pile[-1] if rnd.pile else -1,
+            app.notes[1 - app.seat],
+            app.thinking,
+            app.seat,
+            app.mode,
+            app.demo,
+        )
+
     def draw(self, app, c, now):
         m = app.match
         rnd = m.round
         seat = app.seat
         opp = 1 - seat
         names = app.names
+        self._upper = self._upper_key(app)
+        self._slots = {}  # cursor index -> legend slots, while only the cursor moves
         # scores (page 0 alone: kept with its words, see ui.draw.from_cache)
         sc = score_line(app)
         hn = "#%d" % (m.hand_no + 1)
@@ -222,38 +263,137 @@ class Table:
         note = app.notes[opp]
         if note:
             c.text(note, x, y + 1, 1, SMALL)
-        if app.thinking or (app.ai_due is not None and rnd.player == opp and not app.is_human(opp)):
-            if app.thinking:
-                hourglass(c, 122, y)
-        # your count
-        dw = self.deadwood(app)
-        y2 = MID_Y + 10
-        if rnd.phase == DISCARD_PHASE and rnd.player == seat and app.cursor >= 0:
+        if app.thinking:
+            hourglass(c, 122, y)
+        self._lower(app, c)
+        return 0
+
+    def update(self, app, c, now):
+        """Redraw only the parts a cursor move or a message changes; False if more changed."""
+        if self._upper != self._upper_key(app):
+            return False
+        key, cur, count, prompt, msg = self._drawn
+        self.layout(app)
+        if key != self._key:  # sorted, or another spread: the whole lower part
+            self._slots = {}
+            c.fill_rect(TEXT_X, COUNT_Y, 128 - TEXT_X, 8, 0)
+            c.fill_rect(0, HAND_Y - CARD_RAISE, 128, PROMPT_Y + 7 - (HAND_Y - CARD_RAISE), 0)
+            self._lower(app, c)
+            self.damage = [(COUNT_Y >> 3, 7, 0, 127)]
+            return True
+        # where this frame may differ from the last, for the display (device.display.FrameSender)
+        dmg = [(7, 7, 0, 127)]  # the legend
+        cl = self._count_line(app)
+        if cl != count:
+            # the words and the count change; "limit 10" at the right stays
+            c.fill_rect(TEXT_X, COUNT_Y, self._limit_x - TEXT_X, 8, 0)
+            self._draw_count(app, c, False)
+            dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, TEXT_X, self._limit_x - 1))
+        new = self._cursor_index(app)
+        if new != cur:
+            # the old and the new cursor card, each with the cards after it that overlap it (a
+            # card covers the edge of the one before); the card before needs nothing: its edge
+            # is under the first one redrawn.  Far apart (a wrap, a hint), two boxes.
+            a0 = a1 = b0 = b1 = -1
+            if cur >= 0:
+                a0 = cur
+                a1 = self._overlapped(cur)
+            if new >= 0:
+                b0 = new
+                b1 = self._overlapped(new)
+            if a0 < 0 or b0 >= 0 and b0 < a0:
+                a0, a1, b0, b1 = b0, b1, a0, a1
+            if b0 >= 0 and b0 <= a1 + 1:
+                a1 = b1 if b1 > a1 else a1
+                b0 = -1
+            self._redraw_cards(app, c, a0, a1, dmg)
+            if b0 >= 0:
+                self._redraw_cards(app, c, b0, b1, dmg)
+        p = self.prompt(app)
+        if p != prompt or msg or app.msg is not None:
+            c.fill_rect(0, PROMPT_Y, 128, 7, 0)
+            self._draw_shelves(c)
+            c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
+            dmg.append((PROMPT_Y >> 3, (PROMPT_Y + 6) >> 3, 0, 127))
+        # the legend's words for this cursor card, worked out once while the rest stays
+        slots = self._slots.get(new)
+        if slots is None:
+            slots = self.legend_slots(app)
+            self._slots[new] = slots
+        legend(c, slots)
+        self._drawn = (self._key, new, cl, p, app.msg is not None)
+        self.damage = dmg
+        return True
+
+    def _overlapped(self, i):
+        """The last card from i on that overlaps the one before it (the row's draw order)."""
+        xs = self.xs
+        n = len(xs)
+        while i + 1 < n and xs[i + 1] < xs[i] + CARD_W:
+            i += 1
+        return i
+
+    def _redraw_cards(self, app, c, lo, hi, dmg):
+        xs = self.xs
+        top = HAND_Y - CARD_RAISE
+        c.fill_rect(xs[lo], top, xs[hi] + CARD_W - xs[lo], BAR_Y - top, 0)
+        self._draw_cards(app, c, lo, hi + 1)
+        dmg.append((top >> 3, (BAR_Y - 1) >> 3, xs[lo], xs[hi] + CARD_W - 1))
+
+    def _count_line(self, app):
+        rnd = app.match.round
+        if rnd.phase == DISCARD_PHASE and rnd.player == app.seat and app.cursor >= 0:
             words = "Without " + card_str(app.cursor)
         else:
             words = "Deadwood"
+        return words, self.deadwood(app)
+
+    def _draw_count(self, app, c, limit=True):
+        words, dw = self._count_line(app)
+        y2 = MID_Y + 10
         x = c.text(words, TEXT_X, y2, 1, SMALL) + 2
-        x = c.text("%d" % dw, x, y2 - 2, 1, NORMAL) + 3
-        lim = rnd.knock_limit
-        right(c, ("limit %d" % lim) if lim else "gin only", 128, y2, SMALL)
-        # the hand
-        self.layout(app)
+        c.text("%d" % dw, x, y2 - 2, 1, NORMAL)
+        if limit:
+            lim = app.match.round.knock_limit
+            self._limit_x = right(c, ("limit %d" % lim) if lim else "gin only", 128, y2, SMALL)
+
+    def _cursor_index(self, app):
+        if app.demo or app.mode == WATCH or self._spreading(app):
+            return -1
+        return self.cur_i
+
+    def _draw_cards(self, app, c, a, b):
+        """Cards a..b-1 of the row, in order (a card covers the edge of the one before)."""
         xs = self.xs
-        cursor_on = not app.demo and app.mode != WATCH and not self._spreading(app)
-        # melds: solid cards over a bar; deadwood: dotted outlines; the cursor card stands up, inverted
+        order = self.order
+        meld = self.meld
+        cur = self._cursor_index(app)
+        for k in range(a, b):
+            if k == cur:
+                draw_cursor(c, xs[k], HAND_Y, order[k])
+            else:
+                draw_card(c, xs[k], HAND_Y, order[k], False, False, not meld[k])
+
+    def _draw_shelves(self, c):
+        xs = self.xs
         k = 0
         for g, is_meld in self.groups:
-            for card in g:
-                sel = k == self.cur_i and cursor_on
-                draw_card(c, xs[k], HAND_Y, card, sel, False, not is_meld, sel)
-                k += 1
+            k += len(g)
             if is_meld:
                 x0 = xs[k - len(g)]
                 c.hline(x0 + 1, BAR_Y, xs[k - 1] + CARD_W - x0 - 2, 1)
-        # prompt and legend
-        c.text(self.prompt(app), 0, PROMPT_Y + 1, 1, SMALL)
+
+    def _lower(self, app, c):
+        # your count, the hand (melds solid over a shelf, deadwood dotted, the cursor card raised),
+        # the prompt and the legend
+        self.layout(app)  # first: it may move the cursor onto the hand
+        self._draw_count(app, c)
+        self._draw_cards(app, c, 0, len(self.order))
+        self._draw_shelves(c)
+        p = self.prompt(app)
+        c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
         legend(c, self.legend_slots(app))
-        return 0
+        self._drawn = (self._key, self._cursor_index(app), self._count_line(app), p, app.msg is not None)
 
     def prompt(self, app):
         rnd = app.match.round

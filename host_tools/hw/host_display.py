@@ -53,11 +53,12 @@ class HostDisplay:
         with self.driver.i2c_device as dev:
             dev.write(b"\x40" + bytes(data))
 
-    def show_frame(self, buf: bytes | bytearray | memoryview) -> int:
-        """Send what changed since the last frame; returns the bytes that went over the bus."""
+    def show_frame(self, buf: bytes | bytearray | memoryview, damage: list | None = None) -> int:
+        """Send what changed since the last frame (``damage``: see FrameSender.windows); returns
+        the bytes that went over the bus."""
         if len(buf) != FRAME_BYTES:
             raise ValueError(f"frame must be {FRAME_BYTES} bytes, got {len(buf)}")
-        return self.sender.send(self, bytes(buf))
+        return self.sender.send(self, bytes(buf), damage)
 
     def show_full(self, buf: bytes | bytearray | memoryview) -> None:
         """The driver's own whole-frame ``show()`` (the next ``show_frame`` sends whole too)."""

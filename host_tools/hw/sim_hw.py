@@ -222,6 +222,7 @@ class SimDisplay:
         self.powered = True
         self.contrast_value: int | None = None
         self.listeners: list[FrameListener] = []
+        self.damage: list | None = None  # set by the app before a show, as on the device
 
     def _changed(self, frame: bytes | None) -> None:
         self.version += 1
@@ -229,12 +230,15 @@ class SimDisplay:
             fn(self, frame)
 
     def show(self, buf: bytes | bytearray | memoryview) -> bool:
+        damage, self.damage = self.damage, None
         if not self.present:
+            self.host.sender.invalidate()  # this frame never reaches the panel: the next goes whole
             return False
         data = bytes(buf)
         try:
-            self.host.show_frame(data)
+            self.host.show_frame(data, damage)
         except OSError:  # the bus NACKed: a display that fell off
+            self.host.sender.invalidate()
             return False
         self.frames += 1
         self.last_frame = data

@@ -1,0 +1,30 @@
+"""The title, on the glass before the game's code is loaded (issue 13: boot faster).
+
+main.py shows this right after the hardware is up and before it imports the
+app, the rules core, the computer players and the screens (tens of KB of
+code that take a moment to load on the Pico).  It needs only the canvas, the
+fonts and the drawing helpers; the title menu, drawn by the app once it is
+up, has the same bar at the top, so the screen fills in instead of changing.
+"""
+
+from ui.canvas import Canvas
+from ui.draw import center
+from ui.font import NORMAL, SMALL
+
+TITLE = "\u2663\u2662 GIN RUMMY \u2661\u2660"  # ui.menus.Title draws the same bar
+
+
+def title_frame(resuming):
+    c = Canvas()
+    c.fill_rect(0, 0, 128, 9, 1)
+    center(c, TITLE, 1, NORMAL, 0)
+    center(c, "Back to your game\u2026" if resuming else "Loading\u2026", 30, SMALL)
+    return c
+
+
+def show_title(display, resuming=False):
+    """Put the title on the glass; never raises (a missing display is the app's business)."""
+    try:
+        display.show(title_frame(resuming).buf)
+    except Exception:  # noqa: BLE001 - the boot goes on whatever the display does
+        pass
