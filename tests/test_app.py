@@ -910,7 +910,7 @@ def test_main_shows_the_title_before_it_imports_the_app(board, tmp_path, monkeyp
 def test_the_code_loaded_before_the_title_is_small_and_holds_no_game():
     import ast
 
-    from host_tools.bench_ui import PRE_TITLE, import_closure, mpy_sizes
+    from host_tools.bench.ui import PRE_TITLE, import_closure, mpy_sizes
 
     # main.py imports exactly PRE_TITLE's modules before it calls show_title
     tree = ast.parse((ROOT / "main.py").read_text())

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 
 from device.display import WINDOW_COST, FrameSender
 
-from host_tools.host_display import HostDisplay
-from host_tools.i2c_bus import bus_with_ssd1306
-from host_tools.ssd1306_model import FRAME_BYTES, Glass, SSD1306Model
+from host_tools.hw.host_display import HostDisplay
+from host_tools.hw.i2c_bus import bus_with_ssd1306
+from host_tools.hw.ssd1306_model import FRAME_BYTES, Glass, SSD1306Model
 from tests.test_ssd1306_model import MicroPythonLibSSD1306I2C
 
 
@@ -108,8 +108,8 @@ def test_a_driver_reinit_sends_the_whole_frame_again():
 
 def test_every_frame_of_a_scripted_match_shows_the_glass_of_a_full_send(tmp_path):
     """Each screen transition and each redraw of a match, every screen visited."""
-    from host_tools import keymap
-    from host_tools.simulator import ScriptRunner, Session
+    from host_tools.simulator import keys as keymap
+    from host_tools.simulator.session import ScriptRunner, Session
 
     s = Session(tmp_path, seed=7)
     seen = set()

@@ -18,8 +18,8 @@ def test_partial_frames_equal_full_redraws(tmp_path, monkeypatch):
     from app import App
     from ui import table
 
-    from host_tools import keymap
-    from host_tools.simulator import ScriptRunner, Session
+    from host_tools.simulator import keys as keymap
+    from host_tools.simulator.session import ScriptRunner, Session
 
     used = []
     real_update = table.Table.update

@@ -472,8 +472,6 @@ def print_screen_targets(r: dict, mpy: bool) -> None:
     """Issue 13's table: the press-to-glass estimate from its parts, and each target."""
     from device.buttons import SAMPLE_MS
 
-    import host_tools.fwpath  # noqa: F401  (firmware on sys.path)
-
     cur_us = r["redraw_us"]["table11"][1]
     full_us = r["redraw_us"]["table_full"][1]
     cur_bytes = r["cursor_bytes"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import adafruit_ssd1306
 
 from device.display import FrameSender
+
 from host_tools.hw.i2c_bus import SSD1306_ADDR, I2CBus
 from host_tools.hw.ssd1306_model import FRAME_BYTES, HEIGHT, WIDTH, Glass, SSD1306Model
 
