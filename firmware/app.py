@@ -18,7 +18,7 @@ from device.buttons import ticks_diff
 from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
 from ui import screens
 from ui.canvas import Canvas
-from ui.draw import banner
+from ui.draw import banner, scroll_ms
 from ui.screens import (
     OVER_SCREEN,
     PASS_SCREEN,
@@ -123,6 +123,7 @@ class App:
         self.msg = None
         self.msg_err = False
         self.msg_until = 0
+        self.msg_at = 0  # when the message appeared: a scrolling one starts at its beginning
         self.frames = 0
         self._drawn = None  # the view whose full frame the canvas holds
         self.led_on = False
@@ -188,10 +189,17 @@ class App:
         self.redraw_at = None
 
     def say(self, text, err=False, ms=MSG_MS):
-        """A one-line message (an error is inverted and beeps) until ms pass or a button acts."""
+        """A one-line message (an error is inverted and beeps) until ms pass or a button acts.
+
+        A line too long for the screen scrolls from its beginning and stays at least until it
+        has been shown whole once (and held at its end), however short ms is.
+        """
+        now = self.hw.clock.ticks_ms()
+        whole = scroll_ms(self.canvas, text)  # ends with the line held at its end
         self.msg = text
         self.msg_err = err
-        self.msg_until = self.hw.clock.ticks_ms() + ms
+        self.msg_at = now
+        self.msg_until = now + (ms if ms > whole else whole)
         self.dirty = True
         if err:
             self.beep(SOUND_ERROR)
@@ -217,7 +225,7 @@ class App:
         """Draw the pending message at row y; returns ms until its next frame (0: none or static)."""
         if self.msg is None:
             return 0
-        r = banner(c, self.msg, y, now, True)
+        r = banner(c, self.msg, y, ticks_diff(now, self.msg_at), True)
         if not self.msg_err:
             # plain messages: a frame, not a block, so they don't shout
             c.fill_rect(1, y + 1, 126, 5, 2)

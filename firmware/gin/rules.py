@@ -244,11 +244,13 @@ class RuleSet:
             "Undercut: %d" % self.undercut_bonus,
             ("Big gin: %d" % self.big_gin_bonus) if self.big_gin else "Big gin: off",
             "Box bonus: %d" % self.box_bonus,
-            "Game: %d  Shutout: %d" % (self.game_bonus, self.shutout_bonus),
+            "Game bonus: %d" % self.game_bonus,
+            "Shutout bonus: %d" % self.shutout_bonus,
             "Next deal: " + DEALER_NAMES[self.next_dealer],
         ]
         if self.oklahoma:
-            lines.append("Oklahoma: upcard limit")
+            lines.append("Oklahoma: the upcard")
+            lines.append("sets the knock limit")
             if self.oklahoma_spade_double:
                 lines.append("Spade upcard: x2")
         if self.hollywood:

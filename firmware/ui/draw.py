@@ -14,6 +14,14 @@ LEGEND_Y = 57  # the legend box covers rows 57..63
 SCROLL_MS = 45  # one pixel of a scrolling message
 
 
+YOU = "You"  # the only second person among the App's player names
+
+
+def verb(name, you, other):
+    """The verb that agrees with a player's name: verb("You", "deal", "deals") is "deal"."""
+    return you if name == YOU else other
+
+
 def card_str(c):
     """Rank and suit glyph: '7♡', '⑩♠' (red suits are drawn hollow)."""
     return RANK_CHARS[c % 13] + SUIT_CHARS[c // 13]
@@ -137,8 +145,23 @@ def _legend(c, slots, y):
         x += gap
 
 
-def banner(c, s, y, now_ms, inverted=True, font=SMALL):
-    """One line across the screen; a line too long scrolls.  Returns ms until the next frame (0: static)."""
+SCROLL_PAUSE = 25  # pixels' worth of time a scrolling line holds at each end
+
+
+def scroll_ms(c, s, font=SMALL):
+    """How long ``banner`` takes to show s whole once: 0 when it fits, else hold, scroll, hold."""
+    over = c.text_width(s, font) - (W - 4)
+    if over + 2 <= 4:  # fits in W - 2
+        return 0
+    return (over + 2 * SCROLL_PAUSE) * SCROLL_MS
+
+
+def banner(c, s, y, t_ms, inverted=True, font=SMALL):
+    """One line across the screen; a line too long scrolls.  Returns ms until the next frame (0: static).
+
+    t_ms: ms since the line first appeared.  A scrolling line starts at its beginning, holds,
+    scrolls to its end and holds there (scroll_ms gives how long that takes), then starts over.
+    """
     h = 7 if font is SMALL else 9
     col = 0 if inverted else 1
     c.fill_rect(0, y, W, h, 1 if inverted else 0)
@@ -147,9 +170,8 @@ def banner(c, s, y, now_ms, inverted=True, font=SMALL):
         c.text(s, (W - w) // 2, y + 1, col, font)
         return 0
     over = w - (W - 4)
-    pause = 25  # pixels' worth of time held at each end
-    t = (now_ms // SCROLL_MS) % (over + 2 * pause)
-    off = t - pause
+    t = (t_ms // SCROLL_MS) % (over + 2 * SCROLL_PAUSE)
+    off = t - SCROLL_PAUSE
     if off < 0:
         off = 0
     if off > over:

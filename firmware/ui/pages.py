@@ -2,7 +2,7 @@
 
 from gin.levels import LEVELS
 from ui import keys
-from ui.draw import card_str, center, header, label, legend, level_title, scrollbar
+from ui.draw import card_str, center, header, label, legend, level_title, scrollbar, verb
 from ui.font import NORMAL, SMALL
 from ui.screens import HELP as HELP_SCREEN
 from ui.screens import PASS_SCREEN, PILE, STATS, TABLE, TEXT, TITLE
@@ -30,11 +30,11 @@ HELP = (
     ),
     (
         "YOUR TURN",
-        "Draw one card: DRAW",
-        "from the stock or",
-        "DISC the pile's top.",
-        "Then DISC throws the",
-        "card under the cursor.",
+        "Draw a card: DRAW",
+        "from the stock, DISC",
+        "the pile's top. Then",
+        "DISC throws the card",
+        "under the cursor.",
     ),
     (
         "KNOCKING",
@@ -46,8 +46,8 @@ HELP = (
     ),
     (
         "COUNTING",
-        "A counts 1, 2-10 their",
-        "pips, J Q K count 10.",
+        "A counts 1, 2 to 10",
+        "their pips, J Q K 10.",
         "After a knock the",
         "other player lays off",
         "cards on your melds.",
@@ -64,9 +64,9 @@ HELP = (
         "THE UPCARD",
         "The first card face",
         "up is offered: DISC",
-        "takes it, DRAW passes.",
-        "If both pass, the",
-        "first player draws.",
+        "takes it, DRAW",
+        "passes. If both pass,",
+        "the non-dealer draws.",
     ),
     (
         "BUTTONS",
@@ -249,7 +249,8 @@ class PassDevice:
         m = app.match
         who = app.names[app.seat]
         rnd = m.round
-        header(c, "HAND %d \u00b7 %s deals" % (m.hand_no + 1, app.names[rnd.dealer]))
+        dealer = app.names[rnd.dealer]
+        header(c, "HAND %d \u00b7 %s %s" % (m.hand_no + 1, dealer, verb(dealer, "deal", "deals")))
         center(c, "Pass the device", 14, NORMAL)
         center(c, "to " + who, 25, NORMAL)
         c.fill_rect(30, 37, 68, 1, 1)

@@ -10,7 +10,7 @@ from gin.cards import RANK_VALUES
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from ui import keys
 from ui.cardart import CARD_H, CARD_W, draw_card
-from ui.draw import card_str, center, header, legend, right
+from ui.draw import card_str, center, header, legend, right, verb
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, place
 from ui.screens import RESULT, SHEET, WATCH
@@ -18,7 +18,7 @@ from ui.screens import RESULT, SHEET, WATCH
 ROW1 = 8
 ROW2 = ROW1 + CARD_H + 1
 TEXT_Y = 49
-MARGIN = 14  # the right margin for names and counts
+MARGIN = 14  # the right margin for names and counts (wider when a name needs it)
 STEP_MS = 900  # between two lay-offs
 AUTO_MS = 3500  # watching: how long the final result stays
 
@@ -132,19 +132,30 @@ class Result:
         else:
             header(c, "%s KNOCKED ON %d" % (kn.upper(), r.knocker_deadwood))
         kg, dg, laid = self.rows()
-        self._row(c, kg, ROW1, laid)
-        self._row(c, dg, ROW2, ())
-        # names and counts in the margin
         kd = r.knocker_deadwood
         dd = _value(dg[-1][0]) if dg and not dg[-1][1] else 0
+        # names and counts in the right margin, as wide as they need
+        margin = MARGIN
+        for name, v in ((kn, kd), (de, dd)):
+            for w in (c.text_width(name, SMALL), c.text_width("%d" % v, NORMAL) + 1):
+                if w + 2 > margin:
+                    margin = w + 2
+        self._row(c, kg, ROW1, laid, margin)
+        self._row(c, dg, ROW2, (), margin)
         for y, name, v in ((ROW1, kn, kd), (ROW2, de, dd)):
             right(c, name, 128, y + 1, SMALL)
             right(c, "%d" % v, 127, y + 8, NORMAL)
         if not self.done:
             card, mi = r.layoffs[self.k]
-            s = "%s lays off %s%s" % (de, card_str(card), "\u2026" if self.k == 0 else "")
-            if self.k > 0:
-                s = "%s laid off %s" % (de, " ".join([card_str(x) for x in laid]))
+            if self.k == 0:
+                s = "%s %s %s\u2026" % (de, verb(de, "lay off", "lays off"), card_str(card))
+            else:
+                # the latest cards when they all don't fit
+                shown = [card_str(x) for x in laid]
+                s = "%s laid off %s" % (de, " ".join(shown))
+                while len(shown) > 1 and c.text_width(s, SMALL) > 128:
+                    shown.pop(0)
+                    s = "%s laid off \u2026%s" % (de, " ".join(shown))
             c.text(s, 0, TEXT_Y + 1, 1, SMALL)
             legend(c, [(keys.DRAW_L, "skip")])
             return STEP_MS
@@ -155,10 +166,13 @@ class Result:
     def _verdict(self, app, c):
         r = self.r
         x = c.text("%s +%d" % (app.names[r.winner], r.points), 0, TEXT_Y, 1, NORMAL) + 4
-        c.text(why(r), x, TEXT_Y + 1, 1, SMALL)
+        w = why(r)
+        if x + c.text_width(w, SMALL) > 128:
+            w = w[w.find(":") + 2 :]  # the arithmetic alone: the header says what kind of win
+        c.text(w, x, TEXT_Y + 1, 1, SMALL)
 
-    def _row(self, c, groups, y, laid):
-        xs, _s = place(groups, 128 - MARGIN, CARD_W, 11, 2)
+    def _row(self, c, groups, y, laid, margin=MARGIN):
+        xs, _s = place(groups, 128 - margin, CARD_W, 11, 2)
         k = 0
         for g, is_meld in groups:
             for card in g:

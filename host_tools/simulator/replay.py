@@ -40,7 +40,7 @@ from gin.round import OVER, Round, action_text
 from gin.rules import RuleSet
 from ui.canvas import Canvas
 from ui.cardart import CARD_H, draw_card
-from ui.draw import card_str, header, legend, right
+from ui.draw import card_str, header, legend, right, verb
 from ui.font import SMALL
 from ui.hand import hand_groups, place
 
@@ -341,7 +341,8 @@ def transcript(rec: Record) -> list[str]:
     for h, t in enumerate(rec.tapes):
         rnd, _ = rec.state(h, 0)
         n = rec.hands_without_moves + h + 1 if t.dealer is None else 1
-        out.append(f"Hand {n}: {rec.names[rnd.dealer]} deals, upcard {card_text(rnd.pile[-1])}")
+        dealer = rec.names[rnd.dealer]
+        out.append(f"Hand {n}: {dealer} {verb(dealer, 'deal', 'deals')}, upcard {card_text(rnd.pile[-1])}")
         for p in (0, 1):
             out.append(f"  {rec.names[p]}: {' '.join(card_text(c) for c in _cards(rnd.hands[p]))}")
         for i in range(1, len(t.actions) + 1):
