@@ -558,3 +558,67 @@ def test_canvas_on_micropython_draws_the_same_text_and_cards():
     for k in range(9):
         assert mp[k] == bytes(ns["scene"](k)), "scene %d differs" % k
     assert len(set(mp)) == 9
+
+
+_MP_BOTH = r"""
+from ui.canvas import PyCanvas, FbCanvas, Canvas
+from ui.font import SMALL, NORMAL
+from ui import cardart
+assert Canvas is FbCanvas
+OPS = %r
+py = PyCanvas()
+fb = FbCanvas()
+bad = []
+for i, op in enumerate(OPS):
+    for cv in (py, fb):
+        if i %% 9 == 0:
+            cv.fill(op[-1] & 1)
+        k = op[0]
+        if k == "text":
+            r = cv.text(op[1], op[2], op[3], op[4], SMALL if op[5] else NORMAL)
+        elif k == "card":
+            cardart.draw_card(cv, op[1], op[2], op[3], op[4] & 1, op[4] & 2, op[4] & 4, op[4] & 8)
+        elif k == "cursor":
+            cardart.draw_cursor(cv, op[1], op[2], op[3])
+        else:
+            getattr(cv, k)(*op[1:])
+    if py.buf != fb.buf:
+        bad.append(i)
+print("BAD", bad)
+"""
+
+
+def test_framebuf_canvas_equals_the_reference_on_micropython_for_every_primitive():
+    """FbCanvas (framebuf) against PyCanvas, both under MicroPython: every moved primitive,
+    every colour, text in both fonts and colours, card art of every kind, anywhere on or off screen."""
+    rng = random.Random(13)
+    ops = []
+    words = [
+        "Without 7\u2663",
+        "limit 10",
+        "You 0 \u00b7 CPU 0",
+        "\u25c0\u25b6 move",
+        "\u20ac x",
+        "Q",
+        "Deadwood 12",
+    ]
+    for op in random_ops(77, 300):
+        ops.append(op)
+    for _ in range(300):
+        x, y = rng.randint(-20, 130), rng.randint(-12, 66)
+        k = rng.choice(["text", "text", "card", "cursor", "fill_rect", "fill", "rect_f"])
+        if k == "text":
+            ops.append(("text", rng.choice(words), x, y, rng.choice([0, 1, 1, 2]), rng.random() < 0.5))
+        elif k == "card":
+            ops.append(("card", x, y, rng.randrange(52), rng.randrange(16)))
+        elif k == "cursor":
+            ops.append(("cursor", x, y, rng.randrange(52)))
+        elif k == "fill_rect":
+            ops.append(("fill_rect", x, y, rng.randint(0, 60), rng.randint(0, 30), rng.choice([0, 1, 2])))
+        elif k == "rect_f":
+            ops.append(("rect", x, y, rng.randint(0, 60), rng.randint(0, 30), rng.choice([0, 1, 2]), True))
+        else:
+            ops.append(("fill", rng.choice([0, 1, 2])))
+    out = run_micropython(_MP_BOTH % (ops,))
+    line = [x for x in out.splitlines() if x.startswith("BAD ")][-1]
+    assert line == "BAD []", [ops[int(i)] for i in line[5:-1].split(",")[:5]]
