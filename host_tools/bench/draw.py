@@ -8,7 +8,9 @@ same benchmark code (BENCH below) runs on both: each case is repeated in
 batches and the median per-call time is reported, by wall clock and by the
 process's CPU time.  CPU time is the figure to compare: on a machine shared
 with other jobs the wall clock also counts the time the process waited for a
-core.  A Pico runs MicroPython roughly 25x slower than the wasm port.
+core.  A Pico runs MicroPython roughly 33x slower than the wasm port.  On
+MicroPython the firmware draws with framebuf (ui.canvas.FbCanvas); the pure
+Python reference is timed there too, for comparison.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from host_tools.micropython.runner import run as run_micropython
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
 
+
+PICO_FACTOR = 33  # a Pico runs MicroPython about 33x slower than the wasm port on this machine
 
 # The benchmark, valid on both interpreters; the clocks passed to run() give ms.
 BENCH = r"""
@@ -76,6 +80,7 @@ def run(wall, cpu, scale):
         ("draw_card aligned (y=48)", lambda: cardart.draw_card(cv, 50, 48, 22), 100),
         ("draw_card unaligned (y=45)", lambda: cardart.draw_card(cv, 50, 45, 22), 100),
         ("draw_card dim+invert", lambda: cardart.draw_card(cv, 50, 45, 22, False, False, True, True), 50),
+        ("draw_cursor (the raised cursor card)", lambda: cardart.draw_cursor(cv, 50, 45, 22), 100),
         ("text NORMAL 21 chars aligned", lambda: cv.text(s21[:21], 0, 8), 50),
         ("text NORMAL 21 chars unaligned", lambda: cv.text(s21[:21], 0, 11), 50),
         ("text SMALL 32 chars aligned", lambda: cv.text(s21 + " 1234567890", 0, 16, 1, SMALL), 50),
@@ -121,8 +126,13 @@ def run_cpython() -> list[tuple[str, float, float]]:
     return _parse(buf.getvalue())
 
 
-def run_mp() -> list[tuple[str, float, float]]:
-    return _parse(run_micropython(BENCH + _MP_CLOCK))
+# On MicroPython ui.canvas.Canvas is the framebuf-backed FbCanvas; this runs the pure-Python
+# reference instead, for comparison.
+_PURE = "import ui.canvas\nui.canvas.Canvas = ui.canvas.PyCanvas\n"
+
+
+def run_mp(pure: bool = False) -> list[tuple[str, float, float]]:
+    return _parse(run_micropython((_PURE if pure else "") + BENCH + _MP_CLOCK))
 
 
 def _parse(text: str) -> list[tuple[str, float, float]]:
@@ -140,19 +150,25 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cpy = run_cpython()
     mp = {} if args.cpython else {name: (w, c) for name, w, c in run_mp()}
+    pure = {} if args.cpython else {name: (w, c) for name, w, c in run_mp(pure=True)}
     print("median microseconds per call; cpu = this process's CPU time, wall = elapsed")
-    head = ("operation", "CPython cpu", "MP wasm cpu", "MP wasm wall", "Pico est. ms")
-    print("%-44s %11s %11s %12s %12s" % head)
+    print("MP = the wasm port: 'framebuf' is the firmware's FbCanvas, 'pure' the PyCanvas reference")
+    head = ("operation", "CPython cpu", "MP pure cpu", "MP fb cpu", "MP fb wall", "Pico est. ms")
+    print("%-44s %11s %11s %11s %11s %12s" % head)
     for name, _wall, cpu in cpy:
         if name in mp:
             mw, mc = mp[name]
-            print("%-44s %11.1f %11.1f %12.1f %12.1f" % (name, cpu, mc, mw, mc * 25 / 1000.0))
+            pc = pure.get(name, (0.0, float("nan")))[1]
+            print(
+                "%-44s %11.1f %11.1f %11.1f %11.1f %12.2f"
+                % (name, cpu, pc, mc, mw, mc * PICO_FACTOR / 1000.0)
+            )
         else:
             print("%-44s %11.1f" % (name, cpu))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        "Pico estimate = 25 x wasm cpu (docs/HELPERS_CONTEXT.md); %d cores, load %.2f"
-        % (os.cpu_count(), load)
+        "Pico estimate = %d x wasm cpu with framebuf (the developers' guide); %d cores, load %.2f"
+        % (PICO_FACTOR, os.cpu_count(), load)
     )
     return 0
 
