@@ -237,7 +237,7 @@ class Table:
         opp = 1 - seat
         names = app.names
         self._upper = self._upper_key(app)
-        self._slots = {}  # cursor index -> legend slots, while only the cursor moves
+        self._slots = {}  # cursor index -> (count line, prompt, legend slots) while only it moves
         # scores (page 0 alone: kept with its words, see ui.draw.from_cache)
         sc = score_line(app)
         hn = "#%d" % (m.hand_no + 1)
@@ -283,13 +283,18 @@ class Table:
             return True
         # where this frame may differ from the last, for the display (device.display.FrameSender)
         dmg = [(7, 7, 0, 127)]  # the legend
-        cl = self._count_line(app)
+        new = self._cursor_index(app)
+        # what the cursor card changes below, worked out once per card while the rest stays
+        words = self._slots.get(new)
+        if words is None:
+            words = (self._count_line(app), self.prompt(app), self.legend_slots(app))
+            self._slots[new] = words
+        cl, p, slots = words
         if cl != count:
             # the words and the count change; "limit 10" at the right stays
             c.fill_rect(TEXT_X, COUNT_Y, self._limit_x - TEXT_X, 8, 0)
-            self._draw_count(app, c, False)
+            self._draw_count(app, c, cl, False)
             dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, TEXT_X, self._limit_x - 1))
-        new = self._cursor_index(app)
         if new != cur:
             # the old and the new cursor card, each with the cards after it that overlap it (a
             # card covers the edge of the one before); the card before needs nothing: its edge
@@ -309,17 +314,11 @@ class Table:
             self._redraw_cards(app, c, a0, a1, dmg)
             if b0 >= 0:
                 self._redraw_cards(app, c, b0, b1, dmg)
-        p = self.prompt(app)
         if p != prompt or msg or app.msg is not None:
             c.fill_rect(0, PROMPT_Y, 128, 7, 0)
             self._draw_shelves(c)
             c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
             dmg.append((PROMPT_Y >> 3, (PROMPT_Y + 6) >> 3, 0, 127))
-        # the legend's words for this cursor card, worked out once while the rest stays
-        slots = self._slots.get(new)
-        if slots is None:
-            slots = self.legend_slots(app)
-            self._slots[new] = slots
         legend(c, slots)
         self._drawn = (self._key, new, cl, p, app.msg is not None)
         self.damage = dmg
@@ -348,8 +347,8 @@ class Table:
             words = "Deadwood"
         return words, self.deadwood(app)
 
-    def _draw_count(self, app, c, limit=True):
-        words, dw = self._count_line(app)
+    def _draw_count(self, app, c, line, limit=True):
+        words, dw = line
         y2 = MID_Y + 10
         x = c.text(words, TEXT_X, y2, 1, SMALL) + 2
         c.text("%d" % dw, x, y2 - 2, 1, NORMAL)
@@ -387,13 +386,14 @@ class Table:
         # your count, the hand (melds solid over a shelf, deadwood dotted, the cursor card raised),
         # the prompt and the legend
         self.layout(app)  # first: it may move the cursor onto the hand
-        self._draw_count(app, c)
+        cl = self._count_line(app)
+        self._draw_count(app, c, cl)
         self._draw_cards(app, c, 0, len(self.order))
         self._draw_shelves(c)
         p = self.prompt(app)
         c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
         legend(c, self.legend_slots(app))
-        self._drawn = (self._key, self._cursor_index(app), self._count_line(app), p, app.msg is not None)
+        self._drawn = (self._key, self._cursor_index(app), cl, p, app.msg is not None)
 
     def prompt(self, app):
         rnd = app.match.round
