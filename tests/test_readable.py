@@ -11,6 +11,7 @@ in both fonts.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -151,6 +152,7 @@ def test_results_of_every_kind_and_whole_matches(checked):
 # --- messages: they scroll, from their beginning, until shown whole -------------------------------
 
 
+@functools.lru_cache(maxsize=1)
 def engine_messages():
     """Every refusal the engine gives, from many states of seeded hands (each action tried)."""
     from gin.cards import GinError
@@ -181,7 +183,7 @@ def engine_messages():
                 rnd_a = legal[(seed * 7 + steps) % len(legal)]
                 m.apply(rnd_a)
                 steps += 1
-    return sorted(seen)
+    return tuple(sorted(seen))
 
 
 def test_engine_refusals_are_known_and_say_who_does_what():
@@ -200,7 +202,7 @@ def test_a_long_message_starts_at_its_beginning_and_stays_until_shown_whole(font
     from ui.draw import banner, scroll_ms
 
     f = getattr(fonts, font_name)
-    msgs = engine_messages() + ["Hint: discard K\u2663: keeps 14 deadwood and looks safe"]
+    msgs = list(engine_messages()) + ["Hint: discard K\u2663: keeps 14 deadwood and looks safe"]
     for m in msgs:
         c = PyCanvas()
         t_all = scroll_ms(c, m, f)
