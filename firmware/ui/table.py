@@ -26,7 +26,7 @@ from gin.round import (
 from ui import keys
 from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cursor
 from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
-from ui.font import NORMAL, SMALL
+from ui.font import NORMAL, SMALL, text_width
 from ui.hand import groups_of, hand_groups, place
 from ui.screens import PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
 
@@ -36,6 +36,8 @@ BAR_Y = HAND_Y + CARD_H  # right under the cards: a shelf under each meld
 PROMPT_Y = 49
 TEXT_X = 36
 COUNT_Y = MID_Y + 8  # the live count's rows: 16..23, right of TEXT_X
+WITHOUT = "Without "  # the live count while you hold 11 cards: "Without 7♣ 12"
+_WITHOUT_W = text_width(WITHOUT, SMALL)
 
 
 def score_line(app):
@@ -294,7 +296,10 @@ class Table:
             # the words and the count change; "limit 10" at the right stays
             c.fill_rect(TEXT_X, COUNT_Y, self._limit_x - TEXT_X, 8, 0)
             self._draw_count(app, c, cl, False)
-            dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, TEXT_X, self._limit_x - 1))
+            x0 = TEXT_X
+            if cl[0][:8] == WITHOUT and count[0][:8] == WITHOUT:
+                x0 += _WITHOUT_W  # the same word before the card: unchanged
+            dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, x0, self._limit_x - 1))
         if new != cur:
             # the old and the new cursor card, each with the cards after it that overlap it (a
             # card covers the edge of the one before); the card before needs nothing: its edge
@@ -342,7 +347,7 @@ class Table:
     def _count_line(self, app):
         rnd = app.match.round
         if rnd.phase == DISCARD_PHASE and rnd.player == app.seat and app.cursor >= 0:
-            words = "Without " + card_str(app.cursor)
+            words = WITHOUT + card_str(app.cursor)
         else:
             words = "Deadwood"
         return words, self.deadwood(app)
