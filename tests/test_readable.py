@@ -21,7 +21,7 @@ from gin.rules import PRESET_TITLES, RuleSet
 from ui.screens import HELP, RESULT, RULES, SETTINGS, STATS, TEXT, TITLE
 
 from host_tools.hw.fake_hw import Bot
-from test_ui_golden import LAYOFF, SCENES, _pass_pass_draw, boot, stacked
+from test_ui_golden import LAYOFF, SCENES, boot, stacked
 from textcheck import CheckedCanvas
 
 
@@ -37,6 +37,12 @@ def checked(monkeypatch):
 
     monkeypatch.setattr(appmod, "Canvas", canvas)
     return made
+
+
+def pass_pass_draw(d):
+    d.press("DRAW")  # you pass the upcard
+    d.run(600)  # the computer passes too
+    d.press("DRAW")  # you draw from the stock
 
 
 def problems(canvases):
@@ -227,7 +233,7 @@ def test_the_app_keeps_a_scrolling_message_until_it_was_shown_whole_and_any_key_
 
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     long = "Hint: discard K\u2663: keeps 14 deadwood and looks safe, and more words to scroll"
     need = scroll_ms(app.canvas, long)
     assert need > 4000
@@ -245,7 +251,7 @@ def test_the_app_keeps_a_scrolling_message_until_it_was_shown_whole_and_any_key_
 def test_the_hint_is_shown_whole(checked):
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     d.press("DOWN")  # the hint
     msg = app.msg
     assert msg and msg.startswith("Hint: ")

@@ -14,7 +14,7 @@ checks that separately).
 
 from __future__ import annotations
 
-import sys
+import inspect
 
 from ui.canvas import PyCanvas
 from ui.font import NORMAL
@@ -51,7 +51,7 @@ class CheckedCanvas(PyCanvas):
 
 
 def _in_banner() -> bool:
-    f = sys._getframe(2)
+    f = inspect.currentframe()
     while f is not None:
         if f.f_code.co_name == "banner" and f.f_globals.get("__name__") == "ui.draw":
             return True
