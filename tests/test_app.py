@@ -884,7 +884,6 @@ def test_no_watchdog_while_running_from_a_mounted_folder(board, monkeypatch, cap
     assert board.wdt is not None and board.wdt.fed == 1
 
 
-
 # --- boot: the title on the glass before the game's code loads (issue 13) -----------------------
 
 

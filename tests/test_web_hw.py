@@ -209,3 +209,17 @@ def test_a_missing_browser_is_named_with_the_command_that_installs_it(monkeypatc
             pass
     monkeypatch.setattr(browser, "find", lambda: ("/usr/bin/chromium", "/usr/bin/chromedriver"))
     assert browser.missing() is None
+
+
+def test_a_client_that_hangs_up_mid_file_prints_no_traceback(tmp_path, capsys):
+    """A browser that cancels a download (or a test that reads 4 bytes) is not an error."""
+    import urllib.request
+
+    from host_tools.web.serve import serve
+
+    (tmp_path / "big.wasm").write_bytes(b"\0asm" + bytes(4_000_000))
+    with serve(tmp_path, 0) as s:
+        for _ in range(10):
+            with urllib.request.urlopen(s.url + "big.wasm") as r:
+                assert r.read(4) == b"\0asm"
+    assert "Traceback" not in capsys.readouterr().err

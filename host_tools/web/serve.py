@@ -37,12 +37,22 @@ class _Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class _Quiet(ThreadingHTTPServer):
+    def handle_error(self, request, client_address) -> None:
+        import sys
+
+        # a browser (or a test) that hangs up mid-file is not an error worth a traceback
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 class Server:
     """A running server: ``url``, ``stop()``; also a context manager."""
 
     def __init__(self, folder: Path, host: str = DEFAULT_HOST, port: int = 0, *, quiet: bool = True) -> None:
         handler = functools.partial(type("Handler", (_Handler,), {"quiet": quiet}), directory=str(folder))
-        self.httpd = ThreadingHTTPServer((host, port), handler)
+        self.httpd = _Quiet((host, port), handler)
         self.httpd.daemon_threads = True
         self.host, self.port = self.httpd.server_address[:2]
         self.url = f"http://{self.host}:{self.port}/"
