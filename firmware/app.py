@@ -452,13 +452,15 @@ class App:
         self.goto(RESULT)
 
     def hint(self):
-        """The hard player's (action, reason) for the person to act, or None."""
+        """The suggested (action, reason) for the person to act, or None: the
+        hard player's, or the expert's against the expert (whose players wait
+        for its search anyway)."""
         m = self.match
         if m is None or m.state != PLAYING or not self.is_human(m.round.player):
             return None
         from gin import ai
 
-        return ai.hint(m.observation(m.round.player))
+        return ai.hint(m.observation(m.round.player), ai.LEVELS[self.level] == "expert")
 
     # --- the computer's turn -------------------------------------------------------
 

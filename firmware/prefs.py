@@ -19,7 +19,7 @@ DEFAULT_SETTINGS = {
     "sound": True,
     "left": False,
     "hints": True,
-    "level": 1,
+    "level": 1,  # normal
     "rules": RuleSet().to_bytes(),
     "mode": 0,
 }
@@ -99,10 +99,15 @@ STAT_FIELDS = (
     "best_streak",
 )
 _NF = len(STAT_FIELDS)
-STATS_VERSION = 1
+# Version 2 added the expert level.  Version 1 (three levels: easy, normal,
+# hard) still loads: the expert's counters start at zero.
+STATS_VERSION = 2
 # version, hand mark (seed, hands), match mark (seed, set), then every counter of every level
 _STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
 STATS_SIZE = struct.calcsize(_STATS_FMT)
+_V1_LEVELS = 3
+_STATS_FMT_V1 = ">BIHIB%dI" % (_NF * _V1_LEVELS)
+STATS_SIZE_V1 = struct.calcsize(_STATS_FMT_V1)
 
 
 class LevelStats:
@@ -223,16 +228,24 @@ class Stats:
 
     @classmethod
     def from_bytes(cls, data):
-        if len(data) != STATS_SIZE:
+        """Stats from their bytes: this version's, or version 1's (three levels)."""
+        if len(data) == STATS_SIZE:
+            vals = struct.unpack(_STATS_FMT, data)
+            version = STATS_VERSION
+        elif len(data) == STATS_SIZE_V1:
+            vals = struct.unpack(_STATS_FMT_V1, data)
+            version = 1
+        else:
             raise ValueError("stats have the wrong size")
-        vals = struct.unpack(_STATS_FMT, data)
-        if vals[0] != STATS_VERSION or vals[4] > 1:
+        if vals[0] != version or vals[4] > 1:
             raise ValueError("stats version or marks unknown")
         st = cls()
         st.hand_mark = (vals[1], vals[2])
         st.match_mark = vals[3] if vals[4] else -1
         i = 5
         for s in st.levels:
+            if i >= len(vals):
+                break  # an older record: the levels it didn't know start at zero
             for name in STAT_FIELDS:
                 setattr(s, name, vals[i])
                 i += 1

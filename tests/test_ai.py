@@ -32,7 +32,7 @@ from gin.round import (
 from deal import stacked_deck
 from host_tools.bench import arena, arena_core
 
-LEVELS = ("easy", "normal", "hard", "baseline")
+LEVELS = ai.PLAYERS  # easy, normal, hard, expert and the baseline
 
 RULESETS = [
     ("classic", R.RuleSet()),
@@ -136,7 +136,7 @@ def test_decisions_depend_only_on_the_observation(level):
         dealer = k % 2
         seed = 1000 + k
         me = k // 2 % 2
-        opp_level = LEVELS[k % 4]
+        opp_level = LEVELS[k % len(LEVELS)]
         players = [None, None]
         players[me] = ai.make_player(level, 7)
         players[1 - me] = ai.make_player(opp_level, 8)
@@ -181,6 +181,8 @@ def test_every_level_plays_only_legal_actions(name, rules):
         ("easy", "hard"),
         ("baseline", "normal"),
         ("hard", "hard"),
+        ("expert", "normal"),
+        ("hard", "expert"),
     ]
     hands = 0
     for k in range(100):
@@ -196,7 +198,7 @@ def test_big_gin_is_declared_when_offered():
     rules = R.RuleSet(big_gin=True)
     # non-dealer holds 2C..9C + 9D 9H; the upcard 9S makes all 11 cards meld
     deck = stacked_deck("2C 3C 4C 5C 6C 7C 8C 9C 9D 9H", "KD QD JD KS QS JS 5H 6D 3S 4S", "9S")
-    for level in ("easy", "normal", "hard", "baseline"):
+    for level in LEVELS:
         rnd = Round(rules, 1, 0, deck=deck)
         p = ai.make_player(level, 1)
         assert p.choose(rnd.observation(0)) == TAKE_DISCARD

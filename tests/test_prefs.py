@@ -56,7 +56,7 @@ def test_settings_missing_keys_take_defaults():
     "change",
     [
         {"contrast": 256},
-        {"level": 3},
+        {"level": LEVELS},  # one past the last level (gin/levels.py)
         {"mode": -1},
         {"dim_s": 70000},
         {"rules": b"\x00\x01"},
@@ -66,6 +66,19 @@ def test_settings_missing_keys_take_defaults():
 def test_settings_refuse_bad_values(change):
     with pytest.raises(ValueError):
         settings_to_bytes(dict(default_settings(), **change))
+
+
+def test_every_level_is_a_setting_and_expert_is_the_last():
+    from gin.levels import LEVELS as NAMES
+
+    assert NAMES[-1] == "expert" and len(NAMES) == LEVELS
+    for lv in range(LEVELS):
+        s = dict(default_settings(), level=lv)
+        assert settings_from_bytes(settings_to_bytes(s))["level"] == lv
+    raw = bytearray(settings_to_bytes(default_settings()))
+    raw[6] = LEVELS  # the level byte, one past the last level
+    with pytest.raises(ValueError):
+        settings_from_bytes(bytes(raw))
 
 
 def test_settings_bytes_are_checked_on_the_way_in():
@@ -190,13 +203,35 @@ def test_stats_bytes_round_trip_and_checks():
     back = Stats.from_bytes(data)
     assert back.to_bytes() == data
     assert back.levels[2].gins == st.levels[2].gins and back.hand_mark == (4000000000, 12)
-    for bad in (data[:-1], data + b"\x00", b"\x02" + data[1:]):
+    for bad in (data[:-1], data + b"\x00", b"\x03" + data[1:], b"\x01" + data[1:]):
         with pytest.raises(ValueError):
             Stats.from_bytes(bad)
     inconsistent = Stats()
     inconsistent.levels[0].wins = 5  # more wins than matches played
     with pytest.raises(ValueError):
         Stats.from_bytes(inconsistent.to_bytes())
+
+
+def test_version_1_stats_still_load_with_the_expert_at_zero():
+    """Version 1 stored three levels (easy, normal, hard); the expert came with version 2."""
+    import struct
+
+    old_levels = 3
+    vals = []
+    for lv in range(old_levels):
+        vals.extend([10 + lv, 5 + lv, 40, 2, 1, 3, 4, 25, 1, 2 + lv])
+    v1 = struct.pack(">BIHIB%dI" % (len(STAT_FIELDS) * old_levels), 1, 77, 3, 0, 0, *vals)
+    st = Stats.from_bytes(v1)
+    assert [st.levels[lv].matches for lv in range(old_levels)] == [10, 11, 12]
+    assert st.levels[2].best_streak == 4 and st.hand_mark == (77, 3) and st.match_mark == -1
+    assert LEVELS == 4 and st.levels[3].values() == [0] * len(STAT_FIELDS)
+    again = st.to_bytes()
+    assert again[0] == 2 and len(again) > len(v1)  # saved again as version 2, with the expert's counters
+    assert Stats.from_bytes(again).levels[1].wins == 6
+    with pytest.raises(ValueError):
+        Stats.from_bytes(b"\x02" + v1[1:])  # a version-2 mark on a version-1 length
+    with pytest.raises(ValueError):
+        Stats.from_bytes(v1[:-1])
 
 
 def test_stat_lines_fit_the_screen():

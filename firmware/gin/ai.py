@@ -1,4 +1,4 @@
-"""Computer players: easy, normal, hard, and the baseline yardstick.
+"""Computer players: easy, normal, hard, expert, and the baseline yardstick.
 
 A player sees one thing: the Observation of its seat (own hand, the pile, what
 the opponent took, passed and threw, stock size, scores, rules).  It keeps no
@@ -6,7 +6,7 @@ memory between decisions, so a decision is a function of the observation and
 the player's seed alone: a restored game brings back the same computer, and a
 test can re-deal the hidden cards and expect the same choice.
 
-    p = make_player("hard", seed)   # "easy", "normal", "hard" or "baseline"
+    p = make_player("hard", seed)   # a name of PLAYERS: LEVELS (gin/levels.py) or "baseline"
     action = p.choose(obs)          # one of obs.legal
     action, why = hint(obs)         # the hard player's choice and a reason, for the person
 
@@ -22,6 +22,10 @@ Levels
   hard      card tracking and an opponent model, potential that fades as the
             hand goes on, the value of knocking soon, safe discards, and
             knocking judgement (ai_hard.py).
+  expert    hard's judgement checked by search: it samples the hidden cards
+            the observation allows (weighted by the opponent's takes, passes
+            and throws) and plays each candidate move out to the end of the
+            hand in every sample (ai_expert.py, docs/AI.md).
 """
 
 from gin import ai_eval as E
@@ -39,42 +43,38 @@ from gin.ai_hard import (
     R_WAIT_GIN,
     R_WAIT_RISK,
     HardPlayer,
+    fingerprint,
 )
 from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
 from gin.levels import LEVELS  # the one list of levels, re-exported
 from gin.melds import deadwood4, deadwood_after_discard4
 from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
 
+# Every player the host tools can seat: the levels a person can choose, then the yardstick.
 PLAYERS = LEVELS + ("baseline",)
 
 
 def make_player(level, seed=0):
-    """A player for one seat.  level: 'easy', 'normal', 'hard' or 'baseline'."""
+    """A player for one seat: a name of PLAYERS."""
     if level == "hard":
         return HardPlayer(seed)
+    if level == "expert":
+        from gin.ai_expert import ExpertPlayer  # loaded on demand: its code costs RAM on a Pico
+
+        return ExpertPlayer(seed)
     if level == "normal":
         return NormalPlayer(seed)
     if level == "easy":
         return EasyPlayer(seed)
     if level == "baseline":
         return BaselinePlayer(seed)
-    raise ValueError("unknown level %r: use easy, normal, hard or baseline" % (level,))
+    raise ValueError("unknown level %r: use %s" % (level, ", ".join(PLAYERS)))
 
 
 def card_name(c):
     """'9♦', '10♠', 'K♥': a card as a person writes it."""
     r = c % 13
     return ("10" if r == 9 else RANKS[r]) + SUIT_GLYPHS[c // 13]
-
-
-def _fingerprint(obs):
-    """A small int from the public state: the salt of a decision's random stream."""
-    h = obs.hand
-    x = h[0] ^ (h[1] << 1) ^ (h[2] << 2) ^ (h[3] << 3)
-    x = (x * 31 + len(obs.pile)) & 0xFFFF
-    x = (x * 31 + obs.stock_size + 53 * obs.phase) & 0xFFFF
-    x = (x * 31 + (obs.pile[-1] if obs.pile else 52)) & 0xFFFF
-    return x
 
 
 def _min_deadwood_cards(h, skip):
@@ -120,7 +120,7 @@ class _Simple:
 
     def _rng(self, obs):
         # a fresh stream per decision, from the seed and the public state: no memory needed
-        return Rng(mix_seed(self.seed & 0xFFFF, _fingerprint(obs) + (self.seed >> 16)))
+        return Rng(mix_seed(self.seed & 0xFFFF, fingerprint(obs) + (self.seed >> 16)))
 
     def choose(self, obs):
         legal = obs.legal
@@ -274,16 +274,17 @@ class NormalPlayer(_Simple):
 
 # --- hint ---------------------------------------------------------------------
 
-_HINTER = None
+_HINTERS = [None, None]
 
 
-def hint(obs):
-    """(action, reason) for the person's side: the hard player's choice and a
-    one-line reason, e.g. 'discard 9♦: keeps 14 deadwood and is dead for them'."""
-    global _HINTER
-    if _HINTER is None:
-        _HINTER = HardPlayer(0)
-    p = _HINTER
+def hint(obs, expert=False):
+    """(action, reason) for the person's side: the hard player's choice (the
+    expert's with expert=True) and a one-line reason, e.g.
+    'discard 9♦: keeps 14 deadwood and is dead for them'."""
+    i = 1 if expert else 0
+    p = _HINTERS[i]
+    if p is None:
+        p = _HINTERS[i] = make_player("expert" if expert else "hard", 0)
     a = p.choose(obs)
     return a, _reason(p, obs, a)
 

@@ -5,4 +5,4 @@ lives in this tiny module so that the title screen can name the levels
 without loading the computer players (RAM on the Pico).
 """
 
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")  # new levels go at the end: saves store the index

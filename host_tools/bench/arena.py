@@ -24,10 +24,11 @@ import sys
 import time
 from pathlib import Path
 
+from gin.ai import PLAYERS
+
 from host_tools.bench import arena_core
 from host_tools.bench.arena_core import FIELDS, N_FIELDS, VARIANTS, make_rules
 
-PLAYERS = ("easy", "normal", "hard", "baseline")
 PRESETS = ("classic", "modern", "10/20", "20/25")
 
 

@@ -20,11 +20,10 @@ import sys
 import time
 
 from gin import rules as R
-from gin.ai import make_player
+from gin.ai import PLAYERS, make_player
 from gin.cards import mix_seed
 from gin.round import OVER, RESULT_NAMES, Round, action_text
 
-PLAYERS = ("easy", "normal", "hard", "baseline")
 RULESETS = (
     ("classic", {}),
     ("modern (big gin)", {"preset": "modern"}),
@@ -46,8 +45,9 @@ def rules_of(i: int) -> R.RuleSet:
 def play_one(k: int, seed: int) -> tuple[int, int, int, str]:
     """Hand k: (rule set index, result kind, turns, error text or '')."""
     ri = k % len(RULESETS)
-    pair = (k // len(RULESETS)) % 16
-    a, b = PLAYERS[pair // 4], PLAYERS[pair % 4]
+    n = len(PLAYERS)
+    pair = (k // len(RULESETS)) % (n * n)
+    a, b = PLAYERS[pair // n], PLAYERS[pair % n]
     rules = rules_of(ri)
     hs = mix_seed(seed, k)
     rnd = Round(rules, k % 2, hs)

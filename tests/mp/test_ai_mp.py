@@ -37,6 +37,11 @@ def _cases():
         ("easy", "baseline", 16, R.RuleSet(gin_forced=True, big_gin=True)),
         ("hard", "hard", 17, classic),
         ("normal", "baseline", 18, R.RuleSet(upcard_offer=R.OFFER_DEALER_PLAYS)),
+        ("expert", "hard", 19, classic),
+        ("hard", "expert", 20, modern_ok),
+        ("expert", "normal", 23, R.RuleSet(gin_forced=True, big_gin=True, oklahoma=True)),
+        ("baseline", "expert", 24, R.RuleSet(straight=True, hollywood=True)),
+        ("expert", "expert", 25, R.RuleSet.preset_rules("20/25", oklahoma=True, oklahoma_spade_double=True)),
     ]
 
 
@@ -46,6 +51,46 @@ def test_levels_play_the_cpython_hands():
         a, b, seed, rules = cases[i]
         got = _play(a, b, seed, rules)
         assert got == EXPECTED[i], (a, b, seed, got)
+
+
+def test_expert_allocates_little_and_keeps_nothing():
+    """Under MicroPython (gc off): at most 8 KB allocated per expert decision
+    over a whole match.  CPython has no gc.mem_alloc: the match is still
+    played, legally.  (That the player keeps nothing is checked on CPython in
+    tests/test_ai_expert.py: this port's gc.collect() frees nothing until the
+    run ends, so the live heap can't be compared here.)"""
+    import gc
+
+    from gin.match import GAME_OVER, HAND_OVER, Match
+
+    measure = hasattr(gc, "mem_alloc")
+    players = (make_player("expert", 3), make_player("hard", 4))
+    m = Match(R.RuleSet(target=40), 77)
+    worst = 0
+    decisions = 0
+    while m.state != GAME_OVER:
+        if m.state == HAND_OVER:
+            m.next_hand()
+            continue
+        p = m.round.player
+        obs = m.observation(p)
+        if p == 0 and measure:
+            gc.collect()
+            gc.disable()
+            m0 = gc.mem_alloc()
+            a = players[0].choose(obs)
+            used = gc.mem_alloc() - m0
+            gc.enable()
+            if used > worst:
+                worst = used
+            decisions += 1
+        else:
+            a = players[p].choose(obs)
+        assert a in obs.legal
+        m.apply(a)
+    if measure:
+        assert decisions > 20
+        assert worst <= 8192, worst
 
 
 def test_hint_words_match_cpython():
@@ -77,6 +122,11 @@ EXPECTED = [
     [106, 106, 104, 9, 104, 23, 104, 12, 104, 11, 104, 35, 104, 47, 104, 24, 104, 8, 104, 49, 104, 20, 104, 34, 104, 33, 104, 98],
     [105, 12, 104, 25, 104, 8, 104, 48, 105, 30, 105, 5, 105, 68],
     [106, 104, 25, 104, 22, 104, 23, 104, 9, 104, 36, 104, 10, 104, 51, 104, 43, 105, 47, 104, 38, 104, 33, 104, 34, 104, 70],
+    [106, 105, 20, 104, 22, 104, 37, 104, 46, 104, 45, 104, 17, 105, 58],
+    [106, 106, 104, 34, 105, 50, 104, 25, 104, 51, 104, 7, 104, 21, 104, 46, 104, 8, 104, 6, 104, 34, 104, 48, 104, 33, 104, 35, 104, 38, 104, 22, 104, 5, 104, 9, 104, 44, 104, 18, 104, 17, 105, 31, 105, 42, 104, 16, 104, 55],
+    [106, 106, 104, 38, 104, 10, 104, 51, 104, 34, 104, 37, 104, 20, 104, 22, 104, 50, 104, 48, 104, 8, 104, 19, 104, 7, 104, 67],
+    [105, 33, 105, 25, 104, 21, 104, 48, 105, 18, 104, 11, 104, 8, 104, 50, 104, 47, 104, 37, 104, 12, 104, 51, 104, 7, 105, 45, 104, 5, 104, 24, 104, 78],
+    [105, 33, 105, 12, 105, 45, 104, 51, 104, 36, 104, 24, 104, 7, 104, 6, 104, 17, 104, 8, 104, 46, 105, 67],
 ]
 EXPECTED_HINTS = [
     'take 3♣: deadwood down to 38',
