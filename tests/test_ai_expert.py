@@ -15,7 +15,7 @@ from gin import rules as R
 from gin.ai_hard import HardPlayer
 from gin.round import KNOCK, OVER, Round, action_text
 
-from host_tools import arena_core
+from host_tools.bench import arena_core
 from test_ai import RULESETS, play_hand
 
 OPPONENTS = ai.PLAYERS
