@@ -36,7 +36,7 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 
 # gin.match and gin.round are imported where used: the title screen needs saves
 # (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
-from gin.levels import N_LEVELS
+from gin.levels import LEVELS
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
 from prefs import Stats, default_settings, settings_from_bytes, settings_to_bytes
@@ -239,7 +239,7 @@ def encode_game(snap):
     mode = snap["mode"]
     level = snap["level"]
     sort = snap.get("sort", 0)
-    for v, hi in ((mode, 2), (level, N_LEVELS - 1), (sort, 1)):
+    for v, hi in ((mode, 2), (level, len(LEVELS) - 1), (sort, 1)):
         if not isinstance(v, int) or v < 0 or v > hi:
             raise ValueError("mode, level or sort out of range")
     out = bytearray()
@@ -269,7 +269,7 @@ def decode_game(data):
     flags = rd.u8()
     mode = flags & 3
     level = (flags >> 2) & 3
-    if mode > 2 or level >= N_LEVELS or flags & 0xC0:
+    if mode > 2 or level >= len(LEVELS) or flags & 0xC0:
         raise SaveError("bad flags")
     snap = {
         "mode": mode,
