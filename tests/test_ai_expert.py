@@ -147,8 +147,15 @@ def test_the_search_is_bounded_by_work_units_not_time():
     assert searched > 5
 
 
-def test_budget_zero_is_hards_judgement():
-    hard = HardPlayer(5)
+def _retuned_hard(seed):
+    """hard with the expert's discard-danger weight: the expert's judgement before its search."""
+    p = HardPlayer(seed)
+    p.gamma = X.EXPERT["gamma"]
+    return p
+
+
+def test_budget_zero_is_hards_judgement_retuned():
+    hard = _retuned_hard(5)
     zero = X.ExpertPlayer(5, 0)
     for o in _observations(6):
         assert zero.choose(o) == hard.choose(o), action_text(hard.choose(o))
@@ -157,7 +164,7 @@ def test_budget_zero_is_hards_judgement():
 def test_the_search_overrules_hard_sometimes_and_always_legally():
     changed = 0
     total = 0
-    hard = HardPlayer(1)
+    hard = _retuned_hard(1)
     for o in _observations(40, "normal"):
         a = ai.make_player("expert", 1).choose(o)
         assert a in o.legal
