@@ -207,6 +207,16 @@ def test_the_sampled_opponent_hand_is_as_good_as_a_played_hand():
     assert abs(mean_sampled - mean_real) < 6, (mean_real, mean_sampled)
 
 
+def test_the_hint_can_be_the_experts():
+    obs_list = _observations(6)
+    for o in obs_list:
+        a, why = ai.hint(o, expert=True)
+        assert a in o.legal and a == ai.make_player("expert", 0).choose(o)
+        assert isinstance(why, str) and 4 <= len(why) <= 52, why
+        if KNOCK <= a < KNOCK + 52:
+            assert why.startswith("knock") or why.startswith("gin"), why
+
+
 def test_random_stream_stays_small():
     p = X.ExpertPlayer(0x3FFFFFFF)
     o = _observations(1)[0]
@@ -218,11 +228,11 @@ def test_random_stream_stays_small():
 
 # The arena guard: 240 matches to 100 (120 deals, each played with both first
 # dealers), a fixed seed, so the result is the same on every run.  On these
-# matches expert wins 53.8% against hard (see docs/AI.md for the 2,000-match
+# matches expert wins 133 (55.4%) against hard (docs/AI.md has the 2,000-match
 # figures); the threshold leaves room for a change that moves a few matches
 # but fails if the expert stops beating hard.
 ARENA_MATCHES = 240
-ARENA_THRESHOLD = 0.51
+ARENA_THRESHOLD = 0.52
 
 
 def test_expert_beats_hard_in_a_small_arena():

@@ -474,6 +474,32 @@ def test_rules_chosen_in_the_menu_shape_the_next_game():
     assert a.match.rules.hollywood and len(a.match.columns) == 3
 
 
+def test_the_expert_is_chosen_on_the_title_and_has_its_own_stats():
+    h, a, d = new_app()
+    assert a.settings["level"] == 1  # normal
+    d.keys("DOWN DOWN RIGHT RIGHT")  # the CPU row: normal -> hard -> expert
+    assert a.settings["level"] == 3
+    assert "Expert" in a.view.rows(a)[2]
+    d.keys("RIGHT")
+    assert a.settings["level"] == 0  # round again to easy
+    d.keys("LEFT")
+    assert a.settings["level"] == 3
+    assert "gin.ai_expert" not in sys.modules or a.match is None
+    d.keys("UP UP DRAW")
+    assert a.view.sid == screens.TABLE and a.level == 3
+    assert type(a.players[1]).__name__ == "ExpertPlayer"
+    d.run(20000)  # the computer plays its turns
+    assert a.match.round.actions or a.match.summaries
+    # its own line in the stats, reached with LEFT/RIGHT from the level being played
+    a.stats.levels[3].hands = 7
+    a.quit_to_title()
+    for _ in range(a.view.items(a).index("stats") - a.view.sel):
+        d.press("DOWN")
+    d.press("DRAW")
+    assert a.view.sid == screens.STATS and a.view.level == 3
+    assert a.stats.lines(3)[1] == "Hands 7"
+
+
 def test_stats_reset_needs_a_long_press():
     h, a, d = new_app()
     a.stats.levels[1].hands = 5
