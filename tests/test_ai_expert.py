@@ -114,19 +114,19 @@ def test_the_search_is_bounded_by_work_units_not_time():
     candidates x the horizon, plus the draw of the world)."""
 
     class Counting(X.ExpertPlayer):
-        def _search(self, obs, n, prior):
+        def search(self, obs, n, prior):
             self.n_cand = n
             self.units_seen = 0
             self.worlds_seen = 0
-            return X.ExpertPlayer._search(self, obs, n, prior)
+            return X.ExpertPlayer.search(self, obs, n, prior)
 
-        def _world(self, obs, nu, n_unk):
+        def sample_world(self, obs, nu, n_unk):
             self.worlds_seen += 1
             self.units_seen += 1 + self.replays
-            X.ExpertPlayer._world(self, obs, nu, n_unk)
+            X.ExpertPlayer.sample_world(self, obs, nu, n_unk)
 
-        def _play(self, obs, a):
-            v = X.ExpertPlayer._play(self, obs, a)
+        def play_out(self, obs, a):
+            v = X.ExpertPlayer.play_out(self, obs, a)
             assert 1 <= self.pt <= self.horizon
             self.units_seen += self.pt
             return v
@@ -193,10 +193,10 @@ def test_the_sampled_opponent_hand_is_as_good_as_a_played_hand():
             o = rnd.observation(p)
             if p == 0 and o.phase == 1 and 8 <= o.turns <= 14:
                 HardPlayer.choose(e, o)  # loads the card tracking
-                nu = e._unseen()
-                e._seed(o)
+                nu = e.list_unseen()
+                e.seed_stream(o)
                 for _ in range(4):
-                    e._world(o, nu, e.sc.n_unk)
+                    e.sample_world(o, nu, e.sc.n_unk)
                     sampled.append(deadwood4(e.w0[4], e.w0[5], e.w0[6], e.w0[7]))
                 h = rnd.hands[1]
                 real.append(deadwood4(h[0], h[1], h[2], h[3]))
@@ -220,9 +220,9 @@ def test_the_hint_can_be_the_experts():
 def test_random_stream_stays_small():
     p = X.ExpertPlayer(0x3FFFFFFF)
     o = _observations(1)[0]
-    p._seed(o)
+    p.seed_stream(o)
     for _ in range(5000):
-        assert 0 <= p._rand(52) < 52
+        assert 0 <= p.rand(52) < 52
         assert p.rs < 1 << 20  # products stay below 2**30: no bignums on the RP2040
 
 

@@ -139,12 +139,12 @@ class ExpertPlayer(HardPlayer):
         self.mult = 1
 
     # -- random numbers: a 20-bit LCG, products below 2**30 -----------------------
-    def _rand(self, n):
+    def rand(self, n):
         x = (self.rs * 1021 + 907) & _M20
         self.rs = x
         return ((x >> 4) * n) >> 16
 
-    def _seed(self, obs):
+    def seed_stream(self, obs):
         self.rs = (fingerprint(obs) * 13 + (self.seed & 0x3FFF) * 61 + (self.seed >> 14)) & _M20
 
     def choose(self, obs):
@@ -175,7 +175,7 @@ class ExpertPlayer(HardPlayer):
         cand = self.cand
         cand[0] = TAKE_DISCARD
         cand[1] = DRAW_STOCK
-        best = self._search(obs, 2, 0 if hard_a == TAKE_DISCARD else 1)
+        best = self.search(obs, 2, 0 if hard_a == TAKE_DISCARD else 1)
         a = cand[best]
         if a != hard_a:
             self.why = 0  # the reason words are hard's; a changed choice keeps none
@@ -259,7 +259,7 @@ class ExpertPlayer(HardPlayer):
                 return hard_a
         if n == 1:
             return cand[0]
-        best = self._search(obs, n, prior)
+        best = self.search(obs, n, prior)
         a = cand[best]
         if a != hard_a:
             if a >= KNOCK:
@@ -275,16 +275,16 @@ class ExpertPlayer(HardPlayer):
         return a
 
     # -- the search -----------------------------------------------------------------
-    def _search(self, obs, n, prior):
+    def search(self, obs, n, prior):
         """Index of the best of the n candidates in self.cand, hard's at prior."""
-        self._seed(obs)
+        self.seed_stream(obs)
         rules = obs.rules
         self.lim = obs.knock_limit
         self.ginb = rules.gin_bonus
         self.ucb = rules.undercut_bonus
         self.mult = obs.multiplier
         sc = self.sc  # loaded by hard's choose()
-        nu = self._unseen()
+        nu = self.list_unseen()
         n_unk = sc.n_unk
         if nu < n_unk:
             n_unk = nu
@@ -295,10 +295,10 @@ class ExpertPlayer(HardPlayer):
         worlds = 0
         budget = self.budget
         while worlds < self.min_worlds or units < budget:
-            self._world(obs, nu, n_unk)
+            self.sample_world(obs, nu, n_unk)
             units += 1 + self.replays
             for i in range(n):
-                val[i] += self._play(obs, self.cand[i])
+                val[i] += self.play_out(obs, self.cand[i])
                 units += self.pt
             worlds += 1
             val[prior] += self.prior
@@ -308,7 +308,7 @@ class ExpertPlayer(HardPlayer):
                 best = i
         return best
 
-    def _unseen(self):
+    def list_unseen(self):
         """List the unseen cards in self.uc (and their places in self.ix); their count."""
         uc = self.uc
         un = self.sc.un
@@ -325,7 +325,7 @@ class ExpertPlayer(HardPlayer):
                 r += 1
         return nu
 
-    def _world(self, obs, nu, n_unk):
+    def sample_world(self, obs, nu, n_unk):
         """Sample the opponent's hand and the stock order into self.w0 / self.stock."""
         uc = self.uc
         inw = self.inw
@@ -339,12 +339,12 @@ class ExpertPlayer(HardPlayer):
             else:
                 inw[i] = 0
         while k > n_unk:
-            i = self._rand(nu)
+            i = self.rand(nu)
             if inw[i]:
                 inw[i] = 0
                 k -= 1
         while k < n_unk:
-            i = self._rand(nu)
+            i = self.rand(nu)
             if not inw[i]:
                 inw[i] = 1
                 k += 1
@@ -366,7 +366,7 @@ class ExpertPlayer(HardPlayer):
             m = self.replays
         if n_unk < nu:
             for _ in range(m):
-                i = self._rand(nu)
+                i = self.rand(nu)
                 if inw[i]:
                     continue
                 c = uc[i]
@@ -387,12 +387,12 @@ class ExpertPlayer(HardPlayer):
         # shuffle the top of the stock (a play-out never draws deeper than HORIZON + 1)
         top = ns if ns < MAX_HORIZON + 2 else MAX_HORIZON + 2
         for i in range(top):
-            j = i + self._rand(ns - i)
+            j = i + self.rand(ns - i)
             c = st[i]
             st[i] = st[j]
             st[j] = c
 
-    def _play(self, obs, a):
+    def play_out(self, obs, a):
         """Points for me (x16) of action a played out in the world; sets self.pt
         to the turns simulated."""
         self.pt = 1

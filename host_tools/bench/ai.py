@@ -104,7 +104,7 @@ print("P", " ".join([str(x) for x in phases]))
 
 def run_once(level: str, opponent: str, matches: int, seed: int, rules: dict, cpu: bool = False) -> dict:
     code = _CODE % dict(level=level, opponent=opponent, matches=matches, seed=seed, rules=rules, cpu=cpu)
-    out = run_micropython_code(code)
+    out = run_micropython_code(code, timeout=60.0 * matches)  # generous: a loaded machine stretches it
     state = 0
     times: list[int] = []
     heaps: list[int] = []

@@ -151,14 +151,16 @@ def core_source() -> str:
     return (Path(__file__).resolve().parent / "arena_core.py").read_text()
 
 
-def run_micropython_code(code: str, heapsize: int | str | None = None) -> str:
+def run_micropython_code(code: str, heapsize: int | str | None = None, timeout: float | None = None) -> str:
     """Run code under the MicroPython WebAssembly port (firmware/ importable); return its stdout.
 
     Without a heap size the port's heap grows on demand: it collects garbage only
-    between runs, so a long run needs the room."""
+    between runs, so a long run needs the room.  timeout: seconds (None: the runner's default)."""
     from host_tools.micropython.runner import run
 
-    return run(code, heapsize=heapsize)
+    if timeout is None:
+        return run(code, heapsize=heapsize)
+    return run(code, heapsize=heapsize, timeout=timeout)
 
 
 def _mp_chunk(args: tuple) -> tuple[list[int], list[int], list[int]]:
