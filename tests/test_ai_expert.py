@@ -217,6 +217,14 @@ def test_the_hint_can_be_the_experts():
             assert why.startswith("knock") or why.startswith("gin"), why
 
 
+def test_the_bench_times_the_expert_on_cpython_too(capsys):
+    from host_tools.bench import ai as bench_ai
+
+    assert bench_ai.main(["--level", "expert", "--matches", "1", "--cpython"]) == 0
+    out = capsys.readouterr().out
+    assert "AI bench (CPython): expert vs baseline" in out and "median" in out and "worst" in out
+
+
 def test_random_stream_stays_small():
     p = X.ExpertPlayer(0x3FFFFFFF)
     o = _observations(1)[0]
