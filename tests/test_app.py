@@ -14,7 +14,7 @@ from gin import round as ground
 from gin.rules import RuleSet
 from ui import screens
 
-from host_tools.hw.fake_hw import Bot, Driver, FakeHw
+from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
 from test_ui_golden import GIN, LAYOFF, SPREAD, UNDERCUT, boot, card, seeded, stacked, to_card
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,11 +92,11 @@ def test_a_whole_match_from_title_to_game_over_with_buttons_only(start):
     hw, a, d = new_app(start)
     d.press("DRAW")  # New game
     assert a.view.sid == screens.TABLE and a.mode == 0
-    bot = Bot(d)
+    bot = AutoPlayer(d)
     seen = set()
     while a.view.sid != screens.TITLE:
         seen.add(a.view.sid)
-        assert bot.act()
+        assert bot.step(to_title=True) is not None
     assert {screens.TABLE, screens.RESULT, screens.SHEET, screens.OVER_SCREEN} <= seen
     assert a.match is None and not a.has_save
     assert a.stats.levels[1].matches == 1
@@ -111,7 +111,7 @@ def test_two_people_pass_the_device_and_never_see_each_other():
     a.settings["mode"] = 1
     d.press("DRAW")
     assert a.view.sid == screens.PASS_SCREEN
-    bot = Bot(d)
+    bot = AutoPlayer(d)
     passes = 0
     for _ in range(400):
         if a.view.sid == screens.TITLE:
@@ -131,7 +131,7 @@ def test_two_people_pass_the_device_and_never_see_each_other():
                 d.run(10)
                 rnd.hands = hands
                 assert hw.display.frame == shown
-        bot.act()
+        bot.step(to_title=True)
     assert passes >= 4
     assert a.players == [None, None]
 
@@ -774,6 +774,17 @@ def test_the_pico_buttons_sample_pins_from_a_timer(board):
         tick(None)
     assert hw.buttons.events() == [event(KNOCK, PRESS), event(KNOCK, 3)]
     assert hw.buttons.held() == 0
+
+
+def test_both_hardware_implementations_fulfil_the_contract(board, tmp_path, monkeypatch):
+    """device/contract.py: the Pico's hw and the one host hw (fake_hw) offer the same parts."""
+    monkeypatch.chdir(tmp_path)
+    from device import contract, pico
+
+    assert contract.missing(pico.build()) == []
+    assert contract.missing(FakeHw()) == []
+    assert contract.missing(FakeHw(save_dir=tmp_path / "s", controller=True)) == []
+    assert "clock" in contract.missing(object())  # and the check can tell
 
 
 def test_the_piezo_stops_by_itself_and_the_log_stays_small(board, tmp_path, monkeypatch):

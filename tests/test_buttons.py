@@ -173,10 +173,8 @@ def test_taps_made_while_the_app_is_busy_wait_in_the_queue():
 
     hw = FakeHw()
     for _ in range(3):
-        hw.buttons.raw = 1 << RIGHT
-        hw.clock.advance(60)
-        hw.buttons.raw = 0
-        hw.clock.advance(60)
+        hw.buttons.press(RIGHT, 60)
+        hw.clock.advance(120)
     evs = hw.buttons.events()
     assert evs.count(event(RIGHT, PRESS)) == 3
     assert evs.count(event(RIGHT, RELEASE)) == 3

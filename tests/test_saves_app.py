@@ -16,14 +16,14 @@ from gin.rules import RuleSet
 from ui.screens import TABLE, VS_CPU
 
 from host_tools.bench.soak_saves import app_match
-from host_tools.hw.fake_hw import Bot, Driver, FakeHw
+from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
 from savecheck import check_invariants, match_fingerprint
 
 DPAD = (UP, DOWN, LEFT, RIGHT)
 
 
 def reboot(hw, resume=True):
-    hw2 = FakeHw(start_ms=hw.clock.now + 5000, files=hw.fs.files)
+    hw2 = FakeHw(start_ms=hw.clock.now() + 5000, files=hw.fs.files)
     return hw2, App(hw2, resume)
 
 
@@ -47,13 +47,13 @@ def test_the_deal_is_saved_before_the_player_sees_it():
 def test_reboot_at_every_action_resumes_the_same_screen():
     hw, app = start_vs_cpu(start_ms=98765)
     d = Driver(app, hw)
-    bot = Bot(d)
+    bot = AutoPlayer(d)
     reboots = 0
     last = None
     for _ in range(600):
         if app.match is None or app.match.state == GAME_OVER:
             break
-        bot.act()
+        bot.step()
         m = app.match
         if m is None or m.state == GAME_OVER:
             break
@@ -65,7 +65,7 @@ def test_reboot_at_every_action_resumes_the_same_screen():
         hw, app = reboot(hw)
         after = (app.view.sid, app.sort, app.mode, app.level, app.aiseed, match_fingerprint(app.match))
         assert after == before
-        bot = Bot(Driver(app, hw))
+        bot = AutoPlayer(Driver(app, hw))
         reboots += 1
     assert reboots >= 30
 

@@ -76,7 +76,7 @@ def test_the_battery_is_read_at_most_once_per_period_however_often_screens_ask()
         d.press("DOWN")  # a frame each, and every frame lists the rows
     assert hw.display.shows >= 6
     assert a.battery_mv() == 3900
-    assert len(reads) <= 1 + (hw.clock.now - 1000) // BATTERY_MS, reads
+    assert len(reads) <= 1 + (hw.clock.now() - 1000) // BATTERY_MS, reads
     hw.battery = 3700
     d.run(BATTERY_MS)
     assert a.battery_mv() == 3700  # and it does follow the gauge

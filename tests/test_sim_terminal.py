@@ -314,7 +314,8 @@ def test_window_keys_map_like_the_terminal_keys():
 def test_held_keys_of_a_window_hold_the_button():
     from device.buttons import DRAW, LONG, PRESS, RELEASE, RIGHT
 
-    from host_tools.hw.sim_hw import SimButtons, SimClock
+    from host_tools.hw.fake_hw import Buttons as SimButtons
+    from host_tools.hw.fake_hw import Clock as SimClock
 
     clock = SimClock()
     b = SimButtons(clock)

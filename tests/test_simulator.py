@@ -11,11 +11,13 @@ import json
 import pytest
 from PIL import Image
 
-from device.buttons import DOWN, DRAW, LEFT, LONG, MENU, PRESS, RELEASE, REPEAT, RIGHT, UP
+from device.buttons import DOWN, DRAW, LEFT, LONG, MENU, PRESS, RELEASE, REPEAT, RIGHT, UP, ticks_diff
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import LOSER_DEALS
+from ui.screens import OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE
 
-from host_tools.hw.sim_hw import SimButtons, SimClock, SimDisplay, SimHw, SimReset
+from host_tools.hw.fake_hw import Buttons, Clock, Display, FakeHw, FakeReset
+from host_tools.hw.host_display import HostDisplay
 from host_tools.simulator import autoplay as pilot
 from host_tools.simulator import cli as simulator
 from host_tools.simulator import keys as keymap
@@ -35,8 +37,6 @@ from host_tools.simulator.keys import (
 )
 from host_tools.simulator.options import OptionError, parse_rules
 from host_tools.simulator.session import ScriptRunner, Session
-
-TABLE, RESULT, SHEET, OVER_SCREEN, PASS_SCREEN = 1, 2, 3, 4, 5
 
 
 class FrameCheck:
@@ -134,14 +134,27 @@ def test_pass_mode_hides_the_hand_between_turns(tmp_path):
     assert s.app.view.sid == TABLE
     seat = s.app.seat
     assert s.display.glass() != hidden
-    p = pilot.Pilot(s)
+    p = pilot.pilot(s)
     p.run("move")  # the first player's decision, made with the keys
     for _ in range(3):
         if s.app.view.sid == PASS_SCREEN:
             break
         p.run("move")
-    assert s.app.view.sid == PASS_SCREEN  # the other person's turn: the hand is hidden
-    assert s.app.seat != seat
+    assert s.app.view.sid == PASS_SCREEN and s.app.seat != seat  # the other person's turn
+    # the hand is hidden: the glass is the same whatever either player holds
+    shown = s.display.glass().to_frame()
+    assert shown != hidden
+    rnd = s.app.match.round
+    hands = rnd.hands
+    for other in ([[0, 0, 0, 0], [0x1FFF, 0, 0, 0]], [[0x1FFF, 0x1FFF, 0, 0], [0, 0, 0, 0x1FFF]]):
+        rnd.hands = other
+        s.app.dirty = True
+        s.run_for(50)
+        assert s.display.glass().to_frame() == shown
+    rnd.hands = hands
+    s.tap(Press(DRAW))
+    s.run_for(300)
+    assert s.app.view.sid == TABLE and s.display.glass().to_frame() != shown  # and shown when asked
 
 
 def test_seed_fixes_the_deal_of_the_first_match_only(tmp_path):
@@ -151,7 +164,10 @@ def test_seed_fixes_the_deal_of_the_first_match_only(tmp_path):
     assert a.app.match.seed == b.app.match.seed == 42
     assert a.app.match.round.hands == b.app.match.round.hands
     assert c.app.match.round.hands != a.app.match.round.hands
-    assert a.app.next_seed is None  # later matches draw their own seeds again
+    a.app.quit_to_title()
+    a.run_for(777)
+    a.app.new_game()
+    assert a.app.match.seed != 42  # later matches draw their own seeds again
 
 
 def test_rules_spec():
@@ -288,8 +304,8 @@ def _events(buttons):
 
 
 def test_a_tap_is_a_press_and_a_release():
-    clock = SimClock()
-    b = SimButtons(clock)
+    clock = Clock()
+    b = Buttons(clock)
     b.press(DRAW, TAP_MS)
     clock.advance_to(TAP_MS + 50)
     assert _events(b) == [(DRAW, PRESS), (DRAW, RELEASE)]
@@ -297,8 +313,8 @@ def test_a_tap_is_a_press_and_a_release():
 
 
 def test_a_long_hold_gives_long_and_repeats():
-    clock = SimClock()
-    b = SimButtons(clock)
+    clock = Clock()
+    b = Buttons(clock)
     b.press(RIGHT, LONG_HOLD_MS)
     clock.advance_to(LONG_HOLD_MS + 50)
     ev = _events(b)
@@ -307,8 +323,8 @@ def test_a_long_hold_gives_long_and_repeats():
 
 
 def test_terminal_auto_repeat_reads_as_one_held_button():
-    clock = SimClock()
-    b = SimButtons(clock)
+    clock = Clock()
+    b = Buttons(clock)
     for t in range(0, 900, 30):  # key repeat every 30 ms for 0.9 s
         clock.advance_to(t)
         b.press(DOWN, TAP_MS)
@@ -319,47 +335,47 @@ def test_terminal_auto_repeat_reads_as_one_held_button():
 
 
 def test_buttons_work_across_the_ticks_wrap():
-    clock = SimClock(start_ms=(1 << 30) - 40)
-    b = SimButtons(clock)
+    clock = Clock(start_ms=(1 << 30) - 40)
+    b = Buttons(clock)
     b.press(UP, 700)
     clock.advance_to((1 << 30) + 800)
     ev = _events(b)
     assert ev[0] == (UP, PRESS) and (UP, LONG) in ev and ev[-1] == (UP, RELEASE)
-    assert clock.ticks_ms() < 1000 and clock.diff(clock.ticks_ms(), (1 << 30) - 40) == 840
+    assert clock.ticks_ms() < 1000 and ticks_diff(clock.ticks_ms(), (1 << 30) - 40) == 840
 
 
 def test_real_time_clock_follows_the_wall_clock():
-    clock = SimClock(virtual=False)
+    clock = Clock(virtual=False)
     t0 = clock.ticks_ms()
     clock.sleep_ms(30)
-    assert 25 <= clock.diff(clock.ticks_ms(), t0) < 1000
+    assert 25 <= ticks_diff(clock.ticks_ms(), t0) < 1000
     with pytest.raises(RuntimeError):
         clock.advance_to(10)
 
 
 def test_display_contract():
-    d = SimDisplay()
+    d = Display(controller=HostDisplay())
     frame = bytes(range(256)) * 4
     assert d.show(bytearray(frame)) is True
-    assert d.glass().to_frame() == frame and d.frames == 1
+    assert d.glass().to_frame() == frame and d.shows == 1
     d.contrast(7)
     assert d.glass().contrast == 7
     d.power(False)
     assert d.glass().lit_count() == 0
     d.power(True)
     assert d.glass().to_frame() == frame
-    absent = SimDisplay(present=False)
-    assert absent.show(frame) is False and absent.frames == 0
+    absent = Display(present=False)
+    assert absent.show(frame) is False and absent.shows == 0
 
 
 def test_hw_storage_log_and_reset(tmp_path):
-    hw = SimHw(tmp_path / "flash")
-    assert hw.name == "sim" and hw.battery_mv() is None
+    hw = FakeHw(save_dir=tmp_path / "flash")
+    assert hw.name == "host" and hw.battery_mv() is None
     hw.storage.write_atomic("x.sav", b"abc")
     assert (tmp_path / "flash" / "x.sav").read_bytes() == b"abc"
     hw.log("boom")
     assert (tmp_path / "flash" / "crash.log").read_text() == "boom\n"
-    with pytest.raises(SimReset):
+    with pytest.raises(FakeReset):
         hw.reset()
 
 

@@ -1,1 +1,1 @@
-"""The only code that touches ``machine``: pins, buttons, display, storage, sleep."""
+"""The only code that touches ``machine``: pins, buttons, display, storage, sleep (contract.py: what the App needs)."""

@@ -1,8 +1,8 @@
 """The Pico's ``hw`` object: every pin from device/pins.py, every machine call here.
 
-``build()`` returns the object the app is handed (see the contract in
-docs/HELPERS_CONTEXT.md): display, buttons, clock, storage, sound, led,
-battery_mv(), reset(), log(), name, plus ``feed`` for the watchdog.
+``build()`` returns the object the app is handed: the hardware contract of
+device/contract.py (clock, buttons, display, storage, led, sound,
+battery_mv(), log(), feed, reset(), name).
 Nothing here raises for missing optional parts: no piezo, no battery
 divider, no display (the app blinks the LED and keeps trying).
 """
@@ -28,9 +28,6 @@ MOUNT_POINT = "/remote"  # where `mpremote mount` (make mount) puts the PC's fol
 class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
-
-    def diff(self, a, b):
-        return time.ticks_diff(a, b)
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)

@@ -184,7 +184,7 @@ def app_match(rules: RuleSet, seed: int, level: int, step_ms: int = 50) -> Tally
             t.per_hand.append(hand_bytes)
             hand_bytes = 0
         before = _app_view(app)
-        hw = FakeHw(start_ms=hw.clock.now, files=files)
+        hw = FakeHw(start_ms=hw.clock.now(), files=files)
         app = App(hw, resume=True)
         d = Driver(app, hw)
         if app.match is None:

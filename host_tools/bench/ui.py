@@ -142,7 +142,7 @@ async def main():
     res = {}
     base = await settle()
     res["empty"] = base
-    from fake_hw import FakeHw, Driver, Bot
+    from fake_hw import FakeHw, Driver, AutoPlayer
     res["fake_hw"] = await settle() - base
     import app as appmod
     hw = FakeHw(start_ms=4242)
@@ -156,15 +156,17 @@ async def main():
     times = {}
     frames = hw.display.shows
     times["title"] = await redraw_us(a, hw, 1)
-    a.goto(7)  # the rules menu
+    from ui import screens
+    a.goto(screens.RULES)
     times["menu"] = await redraw_us(a, hw, 1)
-    a.goto(0)
+    a.goto(screens.TITLE)
     a.new_game()
     times["table"] = await redraw_us(a, hw, 3)
-    bot = Bot(d)
+    bot = AutoPlayer(d)
     rnd = a.match.round
-    while not (rnd.phase == 2 and a.is_human(rnd.player)):  # your turn, eleven cards
-        bot.act()
+    from gin.round import DISCARD_PHASE
+    while not (rnd.phase == DISCARD_PHASE and a.is_human(rnd.player)):  # your turn, eleven cards
+        bot.step()
     hw.display.record = True
     times["table11"] = await redraw_us(a, hw, 3)  # the cursor moves: the live count and legend follow
     hw.display.record = False
@@ -188,8 +190,8 @@ async def main():
     def full():
         a._drawn = None
     times["table_full"] = await redraw_us(a, hw, -1, before=full)
-    while a.view.sid != 2:
-        bot.act()
+    while a.view.sid != screens.RESULT:
+        bot.step()
     d.press("DRAW")  # skip the lay-offs
     times["result"] = await redraw_us(a, hw, -1)
     d.press("DRAW")
@@ -208,7 +210,7 @@ async def main():
     clock = hw.clock
     async def run_for(ms):
         nonlocal peak_live, peak_pre, steps
-        end = clock.now + ms
+        end = clock.now() + ms
         while True:
             before = gc.mem_alloc()
             sleep = a.step()
@@ -223,22 +225,20 @@ async def main():
                 peak_live = live
             if pre - before + live > peak_pre:
                 peak_pre = pre - before + live
-            if clock.now >= end:
+            if clock.now() >= end:
                 return
             dt = sleep if sleep > 0 else 1
-            if clock.now + dt > end:
-                dt = end - clock.now
+            if clock.now() + dt > end:
+                dt = end - clock.now()
             clock.advance(dt)
+    from fake_hw import WAIT
     while True:
-        b = bot.decide()
+        b = bot.decide(True)
         if b is None:
             break
-        if b:
-            bit = 1 << ("UP DOWN LEFT RIGHT DRAW DISCARD KNOCK MENU".split().index(b))
-            hw.buttons.raw |= bit
-            await run_for(60)
-            hw.buttons.raw &= ~bit
-            await run_for(40)
+        if b != WAIT:
+            hw.buttons.press(b, 60)
+            await run_for(100)
         else:
             await run_for(50)
     res["match_steps"] = steps

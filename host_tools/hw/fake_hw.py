@@ -1,17 +1,23 @@
-"""A minimal in-memory ``hw`` object (the contract of docs/HELPERS_CONTEXT.md) and a button bot.
+"""The one host implementation of the hardware contract (firmware/device/contract.py), and the auto-player.
 
-Deliberately plain Python that MicroPython runs too: the cross-check test
-plays the very same scripted session under CPython and under the MicroPython
-WebAssembly port and compares every frame.  So: no type hints, no dataclasses,
-no f-string tricks.
+The simulator, the tests, the benchmarks and the soaks all run the firmware's
+``App`` on this ``FakeHw``.  Deliberately plain Python that MicroPython runs
+too (tests/mp, the cross-check of tests/test_ui_mp_frames.py, ``make size``
+on a board): no type hints, no dataclasses, no f-strings.
 
-* ``FakeClock`` is virtual: time moves only when told (``advance``), and the
-  buttons are sampled on the device's 5 ms grid as it moves, through the
-  firmware's own ``Debouncer`` (debounce, long press, repeat as on the Pico).
-* ``FakeDisplay`` keeps the last frame and, when asked, a CRC of every frame.
-* ``storage`` is the firmware's ``FileStorage`` on an in-memory file system.
-* ``Driver`` steps an App the way the device loop does and presses buttons.
-* ``Bot`` chooses buttons from what the screen shows, to play whole matches.
+* ``Clock`` is virtual by default: time moves only when told (``advance``,
+  ``advance_to``, ``sleep_ms``), so a key script always gives the same frames.
+  ``Clock(virtual=False)`` follows real time (the interactive simulator).
+* ``Buttons`` runs the device's own ``Debouncer`` on a raw mask whose changes
+  are scheduled (down at t, up at t + hold) and sampled on the device's 5 ms
+  grid as time passes, so debounce, long press and repeat behave as on a Pico.
+* ``Display`` keeps the last frame (and, when asked, a CRC of every frame);
+  with ``controller=True`` (CPython) each frame also goes through Adafruit's
+  SSD1306 driver into the controller model (host_tools.hw.host_display), and
+  ``glass()`` is what a module would show.
+* ``storage`` is the firmware's ``FileStorage``: in memory, or on a folder.
+* ``Driver`` steps an App the way main.py's loop does; ``AutoPlayer`` plays the
+  person's side with button presses only, its choices from a gin.ai player.
 """
 
 try:
@@ -19,123 +25,346 @@ try:
 except ImportError:  # pragma: no cover
     from zlib import crc32
 
-from device.buttons import BUTTON_NAMES, SAMPLE_MS, Debouncer
+from device.buttons import BUTTON_NAMES, DEBOUNCE_MS, SAMPLE_MS, Debouncer, event_text
 from device.storage import FileStorage, MemFS
 
-_PERIOD = 1 << 30
+TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
+HISTORY_LIMIT = 100000
 
 
 class FakeReset(Exception):
-    """hw.reset() was called."""
+    """hw.reset() was called: the host starts the App again, as the Pico would reboot."""
 
 
-class FakeClock:
-    def __init__(self, start_ms=0):
-        self.now = start_ms
-        self._next_sample = start_ms
-        self.buttons = None
+def _monotonic_ms():
+    import time
+
+    if hasattr(time, "ticks_ms"):  # MicroPython
+        return time.ticks_ms()
+    return int(time.monotonic() * 1000)
+
+
+# -------------------------------------------------------------------- clock
+class Clock:
+    """Milliseconds since 'power on'; ``ticks_ms`` wraps at 2**30 like the device.
+
+    ``now()`` is the unwrapped count the host schedules with.
+    """
+
+    def __init__(self, start_ms=0, virtual=True):
+        self.virtual = virtual
+        self._start = start_ms
+        self._now = start_ms
+        self._t0 = 0 if virtual else _monotonic_ms()
+
+    def now(self):
+        if self.virtual:
+            return self._now
+        return self._start + _monotonic_ms() - self._t0
 
     def ticks_ms(self):
-        return self.now % _PERIOD
-
-    def diff(self, a, b):
-        d = (a - b) & (_PERIOD - 1)
-        if d >= _PERIOD >> 1:
-            d -= _PERIOD
-        return d
-
-    def advance(self, ms):
-        end = self.now + ms
-        b = self.buttons
-        while b is not None and self._next_sample <= end:
-            self.now = self._next_sample
-            b.sample(self.now % _PERIOD)
-            self._next_sample += SAMPLE_MS
-        self.now = end
+        return self.now() % TICKS_PERIOD
 
     def sleep_ms(self, ms):
-        self.advance(ms)
+        if ms <= 0:
+            return
+        if self.virtual:
+            self._now += int(ms)
+        else:
+            import time
+
+            time.sleep(ms / 1000)
+
+    def advance(self, ms):
+        """Virtual clocks only: let ``ms`` pass."""
+        self.advance_to(self.now() + ms)
+
+    def advance_to(self, t):
+        """Virtual clocks only: jump forward to absolute time t (never back)."""
+        if not self.virtual:
+            raise RuntimeError("a real-time clock cannot be moved")
+        if t > self._now:
+            self._now = t
 
 
-class FakeButtons:
+# ------------------------------------------------------------------ buttons
+def min_hold_ms():
+    """The shortest press the debouncer accepts, with a sample of margin."""
+    return DEBOUNCE_MS + 2 * SAMPLE_MS
+
+
+def button_index(b):
+    """A button by number or by name ('DRAW', 'draw')."""
+    if isinstance(b, int):
+        return b
+    return BUTTON_NAMES.index(b.upper())
+
+
+class Buttons:
+    """Scheduled raw button levels -> the device's debouncer -> queued events."""
+
     def __init__(self, clock):
-        self.raw = 0
-        self.deb = Debouncer(clock.ticks_ms())
-        self.queue = []
-        clock.buttons = self
+        self.clock = clock
+        self._deb = Debouncer(clock.ticks_ms())
+        self._raw = 0
+        self._last = clock.now()  # time of the last debouncer sample
+        self._changes = []  # sorted [t, seq, button, down]
+        self._seq = 0
+        self._queue = []
+        self.history = []  # (time, event) of every event delivered, up to HISTORY_LIMIT
 
-    def sample(self, now_ms):
-        evs = self.deb.sample(self.raw, now_ms)
-        if evs:
-            self.queue.extend(evs)
+    # ---- the host's side
+    def press(self, button, hold_ms, at=None):
+        """Button down at ``at`` (default now) and up ``hold_ms`` later.
+
+        A press of a button that is still down (or scheduled to be) extends
+        the hold instead: terminal auto-repeat then reads as a held button.
+        """
+        button = button_index(button)
+        if not 0 <= button < len(BUTTON_NAMES):
+            raise ValueError("no button %r" % (button,))
+        if at is None:
+            self.pump()  # bring the raw levels up to date before deciding
+        t = self.clock.now() if at is None else at
+        release = self._pending_release(button)
+        if release is not None and release[0] > t:
+            self._changes.remove(release)
+            self._schedule(max(t + hold_ms, release[0]), button, False)
+            return
+        self._schedule(t, button, True)
+        self._schedule(t + max(hold_ms, 1), button, False)
+
+    def down(self, button):
+        """Hold ``button`` from now until ``up``: front ends that see key releases (a window)."""
+        self.pump()
+        rel = self._pending_release(button)
+        if rel is not None:
+            self._changes.remove(rel)
+        if not self._raw & (1 << button):
+            self._schedule(self.clock.now(), button, True)
+
+    def up(self, button):
+        self.pump()
+        t = self.clock.now()
+        for ch in self._changes:
+            if ch[2] == button and ch[3]:
+                # the press has not reached a sample yet: keep it long enough to debounce
+                t = max(t, ch[0] + min_hold_ms())
+        self._schedule(t, button, False)
 
     def push(self, ev):
-        """Inject an event directly (bypassing the debouncer)."""
-        self.queue.append(ev)
+        """Inject an event directly, bypassing the debouncer."""
+        self._queue.append(ev)
 
+    def _pending_release(self, button):
+        for ch in self._changes:
+            if ch[2] == button and not ch[3]:
+                return ch
+        return None
+
+    def _schedule(self, t, button, down):
+        ch = [t, self._seq, button, down]
+        self._seq += 1
+        i = len(self._changes)
+        while i > 0 and self._changes[i - 1][0] > t:
+            i -= 1
+        self._changes.insert(i, ch)
+
+    def next_change(self):
+        return self._changes[0][0] if self._changes else None
+
+    def busy(self):
+        """True while a press is in progress: the host then steps the app at sample pace."""
+        d = self._deb
+        return bool(self._raw or d.stable or d.settling() or self._changes)
+
+    def settled_at(self):
+        """Time by which every scheduled change has been debounced into events."""
+        if not self._changes:
+            return None
+        return self._changes[-1][0] + 4 * SAMPLE_MS
+
+    # ---- the device's sampling timer
+    def pump(self):
+        now = self.clock.now()
+        t = self._last
+        deb = self._deb
+        while t + SAMPLE_MS <= now:
+            if not (self._raw or deb.stable or deb.settling()):
+                # Quiet: no sample can produce an event until the next change.
+                nxt = self._changes[0][0] if self._changes else now
+                if nxt > t + SAMPLE_MS:
+                    t += ((min(nxt, now) - t) // SAMPLE_MS) * SAMPLE_MS
+                    if t + SAMPLE_MS > now:
+                        break
+                    continue
+            t += SAMPLE_MS
+            while self._changes and self._changes[0][0] <= t:
+                _t, _s, b, down = self._changes.pop(0)
+                if down:
+                    self._raw |= 1 << b
+                else:
+                    self._raw &= ~(1 << b)
+            evs = deb.sample(self._raw, t % TICKS_PERIOD)
+            if evs:
+                self._queue.extend(evs)
+                for e in evs:
+                    if len(self.history) < HISTORY_LIMIT:
+                        self.history.append((t, e))
+        self._last = t
+
+    # ---- the app's side (the contract)
     def events(self):
-        q = self.queue
-        self.queue = []
-        return q
+        self.pump()
+        out = self._queue
+        self._queue = []
+        return out
 
     def held(self):
-        return self.deb.stable
+        self.pump()
+        return self._deb.stable
+
+    def history_text(self):
+        return ["%d %s" % (t, event_text(e)) for t, e in self.history]
 
 
-class FakeDisplay:
-    def __init__(self, record=False):
-        self.present = True
+# ------------------------------------------------------------------ display
+class Display:
+    """hw.display: keeps the last frame; with a controller, also the glass of a real module.
+
+    ``listeners`` are called as fn(display, frame or None) whenever the glass may
+    have changed (None: contrast or power); ``version`` counts those changes.
+    """
+
+    def __init__(self, present=True, record=False, controller=None):
+        self.present = present
         self.frame = bytes(1024)
-        self.shows = 0
-        self.level = 127
+        self.shows = 0  # frames shown
+        self.version = 0
+        self.level = 127  # contrast
         self.on = True
         self.crcs = [] if record else None
+        self.controller = controller  # host_tools.hw.host_display.HostDisplay, or None
+        self.listeners = []
+        self.damage = None  # set by the App before a show: the windows it drew (as on the device)
+
+    def _changed(self, frame):
+        self.version += 1
+        for fn in list(self.listeners):
+            fn(self, frame)
 
     def show(self, buf):
+        damage, self.damage = self.damage, None
         if not self.present:
+            if self.controller is not None:
+                self.controller.sender.invalidate()  # this frame never reaches the panel: the next goes whole
             return False
-        self.frame = bytes(buf)
+        data = bytes(buf)
+        if self.controller is not None:
+            try:
+                self.controller.show_frame(data, damage)
+            except OSError:  # the bus NACKed: a display that fell off
+                self.controller.sender.invalidate()
+                return False
+        self.frame = data
         self.shows += 1
         if self.crcs is not None:
-            self.crcs.append(crc32(self.frame) & 0xFFFFFFFF)
+            self.crcs.append(crc32(data) & 0xFFFFFFFF)
+        self._changed(data)
         return True
 
     def contrast(self, v):
-        self.level = v
+        if not self.present:
+            return
+        self.level = max(0, min(255, int(v)))
+        if self.controller is not None:
+            self.controller.contrast(self.level)
+        self._changed(None)
 
     def power(self, on):
-        self.on = on
+        if not self.present:
+            return
+        self.on = bool(on)
+        if self.controller is not None:
+            if on:
+                self.controller.poweron()
+            else:
+                self.controller.poweroff()
+        self._changed(None)
+
+    def glass(self):
+        """What the module's glass shows (needs the controller)."""
+        return self.controller.glass()
 
 
-class FakeSound:
-    def __init__(self):
+# ------------------------------------------------------- sound, led
+class Sound:
+    """Records tones (time, freq, ms); listeners (the terminal's bell) hear them."""
+
+    def __init__(self, clock):
+        self.clock = clock
         self.tones = []
+        self.listeners = []
 
     def tone(self, freq_hz, ms):
-        self.tones.append((freq_hz, ms))
+        if len(self.tones) < 10000:
+            self.tones.append((self.clock.now(), int(freq_hz), int(ms)))
+        for fn in self.listeners:
+            fn(int(freq_hz), int(ms))
 
 
-class FakeLed:
+class Led:
     def __init__(self):
         self.on = False
         self.changes = 0
 
     def set(self, on):
-        self.on = bool(on)
-        self.changes += 1
+        on = bool(on)
+        if on != self.on:
+            self.changes += 1
+        self.on = on
 
 
+# ------------------------------------------------------------------ the whole
 class FakeHw:
-    name = "sim"
+    """Everything the App may touch, on a host.
 
-    def __init__(self, start_ms=0, record=False, files=None, battery=None):
-        self.clock = FakeClock(start_ms)
-        self.buttons = FakeButtons(self.clock)
-        self.display = FakeDisplay(record)
-        self.fs = MemFS(files)
-        self.storage = FileStorage("", self.fs)
-        self.sound = FakeSound()
-        self.led = FakeLed()
+    save_dir: a folder for the saves and crash.log (None: an in-memory flash,
+    ``files`` its starting contents, e.g. another FakeHw's ``fs.files`` to
+    reboot on the same flash).  controller: frames also go through the SSD1306
+    driver and model (CPython only).
+    """
+
+    name = "host"
+
+    def __init__(
+        self,
+        start_ms=0,
+        record=False,
+        files=None,
+        battery=None,
+        save_dir=None,
+        virtual=True,
+        controller=False,
+        present=True,
+    ):
+        self.clock = Clock(start_ms, virtual)
+        self.buttons = Buttons(self.clock)
+        ctl = None
+        if controller:
+            from host_tools.hw.host_display import HostDisplay
+
+            ctl = HostDisplay()
+        self.display = Display(present, record, ctl)
+        self.save_dir = save_dir
+        if save_dir is None:
+            self.fs = MemFS(files)
+            self.storage = FileStorage("", self.fs)
+        else:
+            self.fs = None
+            self.storage = FileStorage(str(save_dir))
+        self.sound = Sound(self.clock)
+        self.led = Led()
         self.battery = battery
         self.logs = []
         self.resets = 0
@@ -149,20 +378,23 @@ class FakeHw:
         raise FakeReset()
 
     def log(self, text):
-        self.logs.append(text)
+        """Append a line to the crash log (crash.log in the save folder, as in the device's flash)."""
+        line = str(text).rstrip("\n")
+        self.logs.append(line)
+        if self.save_dir is None:
+            return
+        try:
+            with open(str(self.save_dir) + "/crash.log", "a") as fh:
+                fh.write(line + "\n")
+        except OSError:
+            pass
 
 
 # --- driving an App ---------------------------------------------------------------
 
 
-def button_index(b):
-    if isinstance(b, int):
-        return b
-    return BUTTON_NAMES.index(b.upper())
-
-
 class Driver:
-    """Steps an App as the device loop does; presses buttons through the debouncer."""
+    """Steps an App as main.py's loop does; presses buttons through the debouncer."""
 
     def __init__(self, app, hw):
         self.app = app
@@ -170,22 +402,18 @@ class Driver:
 
     def run(self, ms):
         clock = self.hw.clock
-        end = clock.now + ms
+        end = clock.now() + ms
         while True:
             sleep = self.app.step()
-            if clock.now >= end:
+            now = clock.now()
+            if now >= end:
                 return
-            d = sleep if sleep > 0 else 1
-            if clock.now + d > end:
-                d = end - clock.now
-            clock.advance(d)
+            d = sleep if sleep > 0 else 1  # as the device: presses wait in the queue meanwhile
+            clock.advance_to(min(now + d, end))
 
     def press(self, b, hold_ms=60, gap_ms=40):
-        bit = 1 << button_index(b)
-        self.hw.buttons.raw |= bit
-        self.run(hold_ms)
-        self.hw.buttons.raw &= ~bit
-        self.run(gap_ms)
+        self.hw.buttons.press(b, hold_ms)
+        self.run(hold_ms + gap_ms)
 
     def long(self, b):
         self.press(b, 700, 40)
@@ -195,98 +423,176 @@ class Driver:
         for n in names.split():
             self.press(n)
 
+    def wait(self, ms):
+        self.run(ms)
+
 
 # --- a player made of button presses ------------------------------------------------------
 
 
-class Bot:
-    """Plays through the screens with buttons only.
+class AutoPlayerError(RuntimeError):
+    pass
 
-    It reads the state the screen shows (the hand, the pile, the phase) to
-    choose, and acts only by pressing buttons: the cursor travels with
-    LEFT/RIGHT, DRAW/DISCARD/KNOCK act, DRAW moves on from the result screens.
-    Its play: take the upcard or pile top when it lowers the deadwood, throw
-    the card that leaves the least deadwood, knock when allowed.
+
+WAIT = -1  # AutoPlayer.decide: nothing to press, the computer is to play
+WAIT_MS = 100
+MAX_WAIT_MS = 60000  # the computer never takes a minute of virtual time for one move
+
+
+class AutoPlayer:
+    """Plays the person's side through the buttons, as a person would.
+
+    It reads the App's state only to decide (which screen, whose turn, where
+    the cursor is) and acts only by pressing buttons, so a match it plays
+    exercises the same screens, keys and frames as a person's.  Its choices
+    come from the firmware's own computer player (gin.ai), seeded, hence
+    deterministic.  ``driver`` has ``app``, ``press(button)`` and ``wait(ms)``
+    (a ``Driver``, or the simulator's session adapter); ``decide()`` alone
+    serves a caller that presses the buttons itself.
     """
 
-    def __init__(self, driver):
+    def __init__(self, driver, level="normal", seed=99):
+        from gin import ai
+
         self.d = driver
+        self.player = ai.make_player(level, seed)
+        self.moves = 0
         self.presses = 0
+        self._plan = None  # (position, action) of the move being keyed in
+        self._sent = None  # the position whose last key has been pressed
 
-    def press(self, b):
-        self.presses += 1
-        self.d.press(b)
+    @property
+    def app(self):
+        return self.d.app
 
-    def act(self):
-        """One decision on the current screen; returns False when there is nothing to do."""
-        b = self.decide()
-        if b is None:
+    def _my_turn(self):
+        from gin.match import PLAYING
+        from ui.screens import TABLE
+
+        app = self.app
+        m = app.match
+        if m is None or m.state != PLAYING or app.view.sid != TABLE:
             return False
-        if b:
-            self.press(b)
-        else:
-            self.d.run(50)
-        return True
+        p = m.round.player
+        return app.is_human(p) and p == app.seat
 
-    def decide(self):
-        """The button to press now: a name, '' to wait for the computer, None when done."""
-        app = self.d.app
+    def decide(self, to_title=False):
+        """The button to press now; WAIT: the computer is to play; None: the match is over
+        (at the final tally, or with to_title back at the title)."""
+        from gin.match import GAME_OVER
+        from ui.keys import DRAW
+        from ui.screens import OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE, TITLE
+
+        app = self.app
         sid = app.view.sid
-        if sid in (2, 3, 4, 5):  # result, sheet, game over, pass the device
-            return "DRAW"
-        if sid != 1:
+        if sid == TABLE:
+            return self._key() if self._my_turn() else WAIT
+        if sid in (RESULT, SHEET, PASS_SCREEN):
+            return DRAW  # RESULT: the first press ends the lay-offs, the next opens the sheet
+        if sid == OVER_SCREEN or (app.match is not None and app.match.state == GAME_OVER):
+            return DRAW if to_title else None
+        if sid == TITLE and app.match is None:
             return None
-        rnd = app.match.round
-        if not app.is_human(rnd.player) or rnd.player != app.seat:
-            return ""
-        from gin import melds
+        raise AutoPlayerError("the auto-player doesn't know screen %d" % sid)
 
-        ph = rnd.phase
-        h = rnd.hands[rnd.player]
-        if ph == 0 or ph == 1:  # offer / draw
-            take = False
-            if rnd.pile and not rnd.stock_only:
-                top = rnd.pile[-1]
-                hh = list(h)
-                hh[top // 13] |= 1 << (top % 13)
-                take = melds.deadwood_after_discard(hh) < melds.deadwood(h)
-            return "DISCARD" if take else "DRAW"
-        if ph == 3:  # spread: the first arrangement
-            return "KNOCK"
-        # discard phase: the best discard that isn't the card just taken
-        best = -1
-        bv = 999
-        for c in rnd.cards_of(rnd.player):
-            if c == rnd.taken:
-                continue
-            hh = list(h)
-            hh[c // 13] &= ~(1 << (c % 13))
-            v = melds.deadwood(hh)
-            if v < bv:
-                bv = v
-                best = c
-        if app.cursor != best:
-            order = app.view.layout(app)
-            return "RIGHT" if order.index(best) > order.index(app.cursor) else "LEFT"
-        return "KNOCK" if bv <= rnd.knock_limit else "DISCARD"
+    def _key(self):
+        from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, MAX_ARRANGEMENTS, PASS, TAKE_DISCARD
+        from ui import keys
 
-    def play_match(self, limit=4000):
-        """Act until the title screen comes back (the match is over); returns presses used."""
-        n = 0
-        while n < limit:
-            if self.d.app.view.sid == 0 and self.d.app.match is None:
-                return self.presses
-            if not self.act():
-                return self.presses
-            n += 1
-        raise RuntimeError("the match did not end")
+        app = self.app
+        m = app.match
+        rnd = m.round
+        pos = (len(m.summaries), len(rnd.actions))
+        if self._plan is None or self._plan[0] != pos:
+            obs = m.observation(rnd.player)
+            a = self.player.choose(obs)
+            if a not in obs.legal:
+                raise AutoPlayerError("the computer chose an illegal action %d" % a)
+            self._plan = (pos, a)
+        elif self._sent == pos:
+            raise AutoPlayerError(
+                "pressed the keys for %d but nothing happened (%r)" % (self._plan[1], app.msg)
+            )
+        a = self._plan[1]
+        last = None
+        if a == PASS or a == DRAW_STOCK or a == BIG_GIN:
+            last = keys.DRAW
+        elif a == TAKE_DISCARD:
+            last = keys.DISCARD
+        elif ARRANGE <= a < ARRANGE + MAX_ARRANGEMENTS:
+            if app.view.spread_i != a - ARRANGE:
+                return keys.RIGHT
+            last = keys.KNOCK
+        else:
+            card = a if a < 52 else a - KNOCK
+            if not (0 <= a < 52 or KNOCK <= a < KNOCK + 52):
+                raise AutoPlayerError("no keys for action %d" % a)
+            if app.cursor != card:
+                order = app.view.layout(app)
+                if card not in order:
+                    raise AutoPlayerError("card %d is not in the hand shown" % card)
+                return keys.RIGHT if order.index(card) > order.index(app.cursor) else keys.LEFT
+            last = keys.DISCARD if a < 52 else keys.KNOCK
+        self._sent = pos
+        return last
+
+    def step(self, to_title=False):
+        """Press the next button (or wait for the computer); returns it, WAIT, or None when over."""
+        b = self.decide(to_title)
+        if b is None:
+            return None
+        if b == WAIT:
+            self.d.wait(WAIT_MS)
+        else:
+            self.presses += 1
+            pos = self._plan[0] if self._plan is not None else None
+            self.d.press(b)
+            m = self.app.match
+            if pos is not None and m is not None and (len(m.summaries), len(m.round.actions)) != pos:
+                self.moves += 1
+                self._plan = None
+        return b
+
+    def run(self, scope="move", limit=5000, to_title=False):
+        """Until one move is made (scope 'move'), the hand's result ('hand'), or the match is over
+        ('match': at the final tally; with to_title, back at the title)."""
+        from gin.match import GAME_OVER
+
+        app = self.app
+        start_hand = len(app.match.summaries) if app.match is not None else 0
+        moves = self.moves
+        waited = 0
+        progress = None
+        for _ in range(limit):
+            m = app.match
+            now = (len(m.summaries), len(m.round.actions)) if m is not None else None
+            if now != progress:
+                progress = now
+                waited = 0
+            if scope == "move" and self.moves > moves:
+                return
+            if scope == "hand" and m is not None and (len(m.summaries) > start_hand or m.state == GAME_OVER):
+                return
+            b = self.step(to_title)
+            if b is None:
+                return
+            if b == WAIT:
+                waited += WAIT_MS
+                if waited > MAX_WAIT_MS:
+                    raise AutoPlayerError("waited a minute for a turn that never came")
+        raise AutoPlayerError("no end after %d steps" % limit)
+
+    def play_match(self, limit=5000):
+        """Play to the end of the match and back to the title; returns the presses used."""
+        self.run("match", limit, True)
+        return self.presses
 
 
 # --- the scripted session both interpreters play (tests/test_ui_mp_frames.py) ----------------
 
 
 def session(App, start_ms=4242, whole_match=True):
-    """Boot, visit every menu and page, then play a match with the Bot; returns (hw, app).
+    """Boot, visit every menu and page, then play a match with the AutoPlayer; returns (hw, app).
 
     hw.display.crcs holds the CRC-32 of every frame shown, in order.
     """
@@ -301,11 +607,11 @@ def session(App, start_ms=4242, whole_match=True):
     d.keys("UP DRAW RIGHT LEFT MENU")  # stats
     d.keys("DOWN DOWN DRAW RIGHT RIGHT LEFT MENU")  # how to play
     d.keys("UP UP UP UP UP UP DRAW")  # new game
+    player = AutoPlayer(d)
     if whole_match:
-        Bot(d).play_match()
+        player.play_match()
     else:
-        bot = Bot(d)
         for _ in range(40):
-            bot.act()
+            player.step()
     d.run(500)
     return hw, app

@@ -30,6 +30,8 @@ from host_tools.micropython.runner import (
 ROOT = Path(__file__).resolve().parents[2]
 MP_TESTS = ROOT / "tests" / "mp"
 RUNNER = MP_TESTS / "mp_runner.py"
+# the one host hardware (fake_hw.py) is importable by tests/mp modules under MicroPython too
+HOST_HW = (ROOT / "host_tools" / "hw", "/hw")
 
 _SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed$", re.MULTILINE)
 
@@ -71,7 +73,7 @@ def run_under_micropython(
 ) -> MpResult:
     """Run one test module through mp_runner under MicroPython; never raises for test failures."""
     ensure_node_deps()
-    cmd = command(paths=[*DEFAULT_PATHS, *extra_paths], heapsize=heapsize) + [str(RUNNER), module]
+    cmd = command(paths=[*DEFAULT_PATHS, HOST_HW, *extra_paths], heapsize=heapsize) + [str(RUNNER), module]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:

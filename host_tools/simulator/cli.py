@@ -22,9 +22,8 @@ from pathlib import Path
 from gin.rules import PRESET_NAMES
 
 from host_tools.hw.oled_view import PALETTES
-from host_tools.hw.sim_hw import DEFAULT_SAVE_DIR
 from host_tools.simulator import keys as keymap
-from host_tools.simulator.options import LEVELS, MODES, OptionError, parse_rules
+from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVELS, MODES, OptionError, parse_rules
 from host_tools.simulator.session import ScriptRunner, Session
 
 

@@ -21,7 +21,7 @@ def save_glass(
 
 
 class FrameRecorder:
-    """Writes DIR/frame-00001.png ... for every change of the glass a SimDisplay reports.
+    """Writes DIR/frame-00001.png ... for every change of the glass the host display (fake_hw.Display) reports.
 
     Contrast and power changes count too (dimming is visible on the glass);
     a frame identical to the previous picture is not written twice.

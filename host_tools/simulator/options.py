@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from gin.cards import GinError
 from gin.levels import LEVELS as LEVEL_TITLES
 from gin.rules import (
@@ -14,6 +16,8 @@ from gin.rules import (
     RuleSet,
 )
 from ui.screens import TWO_PEOPLE, VS_CPU, WATCH
+
+DEFAULT_SAVE_DIR = Path.home() / ".gin-handheld"  # the player's own saves
 
 MODES = {"vs": VS_CPU, "pass": TWO_PEOPLE, "watch": WATCH}
 MODE_TITLES = ("vs computer", "two people", "watch")  # by mode number

@@ -44,7 +44,7 @@ from ui.draw import card_str, header, legend, right, verb
 from ui.font import SMALL
 from ui.hand import hand_groups, place
 
-from host_tools.hw.sim_hw import SimButtons, SimClock, SimDisplay, SimHw
+from host_tools.hw.fake_hw import Buttons, Clock, Display, FakeHw
 
 PLAY_EVERY_MS = 700
 
@@ -359,10 +359,10 @@ class ReplaySession:
 
     def __init__(self, rec: Record, *, virtual: bool = True) -> None:
         self.rec = rec
-        self.hw = SimHw(virtual_clock=virtual, in_memory=True)
-        self.clock: SimClock = self.hw.clock
-        self.buttons: SimButtons = self.hw.buttons
-        self.display: SimDisplay = self.hw.display
+        self.hw = FakeHw(virtual=virtual, controller=True)  # an in-memory flash: a replay writes nothing
+        self.clock: Clock = self.hw.clock
+        self.buttons: Buttons = self.hw.buttons
+        self.display: Display = self.hw.display
         self.view = ReplayView(rec)
         self.startup_message = f"Replay of {rec.source}: left/right step, up/down hand, d play, s end, q quit"
         self.finished = False

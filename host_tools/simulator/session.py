@@ -9,14 +9,14 @@ from pathlib import Path
 from device.buttons import SAMPLE_MS
 from ui.screens import TWO_PEOPLE
 
-from host_tools.hw.sim_hw import SimHw, SimReset
+from host_tools.hw.fake_hw import FakeHw, FakeReset
 from host_tools.simulator import keys as keymap
-from host_tools.simulator.options import LEVEL_TITLES, MODE_TITLES
+from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVEL_TITLES, MODE_TITLES
 
 
 # ------------------------------------------------------------------ session
 class Session:
-    """The firmware App on a SimHw, with the knobs the front ends need.
+    """The firmware App on a FakeHw, with the knobs the front ends need.
 
     ``overrides`` are settings applied before the title screen (mode, level,
     rules); ``new_game`` skips the title and deals at once; ``seed`` fixes the
@@ -34,7 +34,8 @@ class Session:
         resume: bool = False,
         seed: int | None = None,
     ) -> None:
-        self.hw = SimHw(save_dir, virtual_clock=virtual, start_ms=start_ms)
+        folder = Path(save_dir) if save_dir is not None else DEFAULT_SAVE_DIR
+        self.hw = FakeHw(start_ms=start_ms, save_dir=folder, virtual=virtual, controller=True)
         self.clock = self.hw.clock
         self.buttons = self.hw.buttons
         self.display = self.hw.display
@@ -67,7 +68,7 @@ class Session:
         """One app loop iteration; returns the ms it would like to sleep."""
         try:
             return self.app.step()
-        except SimReset:
+        except FakeReset:
             # as main.py on the device: every boot resumes the saved game
             self.app = self._boot(resume=True)
             return 0
@@ -163,10 +164,10 @@ class ScriptRunner:
         s.run_for(keymap.SCRIPT_GAP_MS)
 
     def pilot(self):
-        from host_tools.simulator.autoplay import Pilot
+        from host_tools.simulator.autoplay import pilot
 
         if self._pilot is None:
-            self._pilot = Pilot(self.session)
+            self._pilot = pilot(self.session)
         return self._pilot
 
     def shot(self, name: str | None = None, path: Path | None = None) -> Path:

@@ -288,7 +288,7 @@ class TerminalFrontEnd:
             panel = render_braille(glass, palette_name=self.palette, color=self.color)
         inner_w = 128 if style == "full" else 64
         title = f" Gin Rummy \u00b7 {self.session.describe()} "
-        if not glass.lit_count() and not self.help and not self.session.display.powered:
+        if not glass.lit_count() and not self.help and not self.session.display.on:
             title += "\u00b7 display asleep (any key wakes) "
         h, v, tl, tr, bl, br = (
             ("-", "|", "+", "+", "+", "+")

@@ -5,11 +5,11 @@ identity is tests/test_ui_mp_frames.py; here the pieces are checked one by
 one, against values written in.
 """
 
-from device.buttons import DRAW, RIGHT, SAMPLE_MS, Debouncer
+from device.buttons import DOWN, DRAW, PRESS, RELEASE, RIGHT, SAMPLE_MS, UP, Debouncer
 from device.sleep import AWAKE, DIM, OFF, Idle
-from device.storage import FileStorage, MemFS
 from gin.cards import hand_of, parse_cards
 from ui.hand import BY_RANK, BY_SUIT, flatten, hand_groups, place
+from ui.screens import TABLE, TITLE
 from ui.sheet import history
 
 
@@ -79,109 +79,42 @@ def test_sheet_history_of_a_hollywood_match():
     assert rows[-1][2] == [[55, 0], [30, 10], [5, 0]], rows[-1]
 
 
-class _Clock:
-    def __init__(self):
-        self.now = 1000
-
-    def ticks_ms(self):
-        return self.now
-
-    def diff(self, a, b):
-        return a - b
-
-    def sleep_ms(self, ms):
-        self.now += ms
-
-
-class _Buttons:
-    def __init__(self):
-        self.q = []
-
-    def events(self):
-        q = self.q
-        self.q = []
-        return q
-
-    def held(self):
-        return 0
-
-
-class _Display:
-    present = True
-
-    def __init__(self):
-        self.frames = 0
-        self.last = None
-        self.level = 0
-
-    def show(self, buf):
-        self.frames += 1
-        self.last = bytes(buf)
-        return True
-
-    def contrast(self, v):
-        self.level = v
-
-    def power(self, on):
-        pass
-
-
-class _Quiet:
-    def tone(self, f, ms):
-        pass
-
-    def set(self, on):
-        pass
-
-
-class _Hw:
-    name = "sim"
-
-    def __init__(self):
-        self.clock = _Clock()
-        self.buttons = _Buttons()
-        self.display = _Display()
-        self.storage = FileStorage("", MemFS())
-        self.sound = _Quiet()
-        self.led = _Quiet()
-        self.feed = None
-
-    def battery_mv(self):
-        return None
-
-    def reset(self):
-        pass
-
-    def log(self, text):
-        pass
-
-
 def test_the_app_boots_to_the_title_and_plays_a_few_moves():
     from app import App
+    from device.contract import missing
 
-    hw = _Hw()
+    try:
+        from host_tools.hw.fake_hw import FakeHw
+    except ImportError:  # MicroPython: host_tools/hw is on the path
+        from fake_hw import FakeHw
+
+    hw = FakeHw(start_ms=1000)
+    assert missing(hw) == [], missing(hw)
     app = App(hw)
     app.step()
-    assert app.view.sid == 0 and hw.display.frames == 1
+    assert app.view.sid == TITLE and hw.display.shows == 1
     lit = 0
-    for b in hw.display.last:
+    for b in hw.display.frame:
         while b:
             lit += b & 1
             b >>= 1
     assert 1500 < lit < 3000, lit
-    hw.buttons.q = [1 * 4, 1 * 4 + 3]  # DOWN
+    for ev in (DOWN * 4 + PRESS, DOWN * 4 + RELEASE):
+        hw.buttons.push(ev)
     app.step()
-    assert app.view.sel == 1 and hw.display.frames == 2
-    hw.buttons.q = [0 * 4, 0 * 4 + 3, DRAW * 4, DRAW * 4 + 3]  # UP, DRAW: new game
+    assert app.view.sel == 1 and hw.display.shows == 2
+    for ev in (UP * 4 + PRESS, UP * 4 + RELEASE, DRAW * 4 + PRESS, DRAW * 4 + RELEASE):  # new game
+        hw.buttons.push(ev)
     app.step()
-    assert app.view.sid == 1 and app.match is not None
+    assert app.view.sid == TABLE and app.match is not None
     rnd = app.match.round
     for _ in range(200):  # the computer's pace is in ms of the clock
-        hw.clock.now += 50
+        hw.clock.advance(50)
         app.step()
         if rnd.player == 0 and rnd.phase in (0, 1):
             break
     assert rnd.player == 0, "the computer never handed the turn back"
-    hw.buttons.q = [DRAW * 4, DRAW * 4 + 3]
+    hw.buttons.press(DRAW, 60)  # through the debouncer, as a finger would
+    hw.clock.advance(100)
     app.step()
-    assert len(rnd.actions) >= 1 and app.view.sid == 1
+    assert len(rnd.actions) >= 1 and app.view.sid == TABLE
