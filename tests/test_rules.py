@@ -1,4 +1,4 @@
-"""Every rule of shared/RULES.md, each test named after the rule it proves."""
+"""Every rule of docs/RULES.md, each test named after the rule it proves."""
 
 import pytest
 
@@ -823,3 +823,33 @@ def test_match_replay_and_restore_give_identical_scores():
     restored = Match.restore(R.RuleSet(target=60), seed, m.summaries, b"")
     assert restored.state == GAME_OVER and restored.winner == m.winner
     assert [c.totals for c in restored.columns] == [c.totals for c in m.columns]
+
+
+def test_a_results_points_are_its_base_and_bonus_times_the_multiplier():
+    """HandResult carries its base and bonus: the screens never re-derive them from the points."""
+    from gin import ai
+    from gin.round import BIG_GIN_WIN, GIN, KNOCK_WIN, UNDERCUT
+
+    seen = set()
+    for seed in range(60):
+        rules = R.RuleSet(
+            preset=seed % 4, big_gin=seed % 3 == 0, oklahoma=seed % 5 == 0, oklahoma_spade_double=True
+        )
+        rnd = Round(rules, seed % 2, seed)
+        players = [ai.make_player("baseline", seed), ai.make_player("normal", seed + 1)]
+        while rnd.phase != OVER:
+            rnd.apply(players[rnd.player].choose(rnd.observation(rnd.player)))
+        r = rnd.result
+        seen.add(r.kind)
+        assert r.points == (r.base + r.bonus) * r.multiplier
+        if r.kind == KNOCK_WIN:
+            assert (r.base, r.bonus) == (r.defender_deadwood - r.knocker_deadwood, 0)
+        elif r.kind == UNDERCUT:
+            assert (r.base, r.bonus) == (r.knocker_deadwood - r.defender_deadwood, rules.undercut_bonus)
+        elif r.kind == GIN:
+            assert (r.base, r.bonus) == (r.defender_deadwood, rules.gin_bonus)
+        elif r.kind == BIG_GIN_WIN:
+            assert (r.base, r.bonus) == (r.defender_deadwood, rules.big_gin_bonus)
+        else:
+            assert r.points == r.base == r.bonus == 0
+    assert {KNOCK_WIN, UNDERCUT} <= seen

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from ui import screens
+
 from deal import stacked_deck
 from host_tools.hw.fake_hw import Driver, FakeHw
 
@@ -144,14 +146,14 @@ def scene_title_continue():
     for _ in range(6):
         d.press("DOWN")
     d.press("DRAW")  # save and quit
-    assert app.view.sid == 0
+    assert app.view.sid == screens.TITLE
     return h
 
 
 def scene_rules_menu():
     h, app, d = boot()
     d.keys("DOWN DOWN DOWN DRAW")
-    assert app.view.sid == 7
+    assert app.view.sid == screens.RULES
     d.keys("DOWN DOWN DOWN RIGHT")  # Oklahoma on
     return h
 
@@ -159,14 +161,14 @@ def scene_rules_menu():
 def scene_rules_text():
     h, app, d = boot()
     d.keys("DOWN DOWN DOWN DRAW UP DRAW")
-    assert app.view.sid == 12
+    assert app.view.sid == screens.RULES_TEXT
     return h
 
 
 def scene_settings():
     h, app, d = boot(battery=3870)
     d.keys("DOWN DOWN DOWN DOWN DOWN DRAW")
-    assert app.view.sid == 8
+    assert app.view.sid == screens.SETTINGS
     d.keys("DOWN")
     return h
 
@@ -174,14 +176,14 @@ def scene_settings():
 def scene_stats():
     h, app, d = boot()
     d.keys("DOWN DOWN DOWN DOWN DRAW")
-    assert app.view.sid == 9
+    assert app.view.sid == screens.STATS
     return h
 
 
 def scene_help():
     h, app, d = boot()
     d.keys("UP UP DRAW")
-    assert app.view.sid == 10
+    assert app.view.sid == screens.HELP
     return h
 
 
@@ -287,7 +289,7 @@ def scene_pile():
     d.press("DISCARD")
     d.run(2000)
     d.keys("MENU DOWN DOWN DOWN DRAW")
-    assert app.view.sid == 11
+    assert app.view.sid == screens.PILE
     return h
 
 
@@ -295,7 +297,7 @@ def scene_pass_device():
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], mode=1)
     d.run(50)
-    assert app.view.sid == 5
+    assert app.view.sid == screens.PASS_SCREEN
     return h
 
 
@@ -305,7 +307,7 @@ def scene_result_layoff():
     _pass_pass_draw(d)
     to_card(d, "JH")
     d.press("KNOCK")
-    assert app.view.sid == 2
+    assert app.view.sid == screens.RESULT
     d.run(1000)  # the first lay-off is shown
     return h
 
@@ -345,11 +347,11 @@ def scene_result_cancelled():
     app.match.round.stock_pos = 49  # three cards left: this draw leaves two
     _pass_pass_draw(d)
     d.press("DISCARD")
-    assert app.view.sid == 2
+    assert app.view.sid == screens.RESULT
     return h
 
 
-def _restored(app, summaries, hollywood=False, sid=3):
+def _restored(app, summaries, hollywood=False, sid=screens.SHEET):
     from gin.match import Match
     from gin.rules import RuleSet
 
@@ -386,17 +388,17 @@ def scene_sheet_hollywood():
 
 def scene_game_over():
     h, app, d = boot()
-    _restored(app, HANDS + [(2, 0, 35, 0)], sid=3)
+    _restored(app, HANDS + [(2, 0, 35, 0)], sid=screens.SHEET)
     assert app.match.state == 2
     d.press("DRAW")
-    assert app.view.sid == 4
+    assert app.view.sid == screens.OVER_SCREEN
     return h
 
 
 def scene_demo():
     h, app, d = boot()
     d.run(60000)  # a minute idle on the title; the computers have not moved yet
-    assert app.demo and app.view.sid == 1 and not app.match.round.actions
+    assert app.demo and app.view.sid == screens.TABLE and not app.match.round.actions
     return h
 
 
@@ -442,7 +444,7 @@ def scene_pile_opponent_known():
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[105, card("2C")], dealer=0)
     d.run(2000)
     d.keys("MENU DOWN DOWN DOWN DRAW")
-    assert app.view.sid == 11
+    assert app.view.sid == screens.PILE
     return h
 
 

@@ -47,7 +47,7 @@ from gin.ai_hard import (
 )
 from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
 from gin.levels import LEVELS  # the one list of levels, re-exported
-from gin.melds import deadwood4, deadwood_after_discard4
+from gin.melds import deadwood4, deadwood_after_discard4, discard_deadwoods
 from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
 
 # Every player the host tools can seat: the levels a person can choose, then the yardstick.
@@ -79,32 +79,9 @@ def card_name(c):
 
 def _min_deadwood_cards(h, skip):
     """(least deadwood after one discard, the discards reaching it in card order), skipping card skip."""
-    best = 999
-    out = []
-    a, b, c, d = h
-    for s in range(4):
-        m = h[s]
-        for r in range(13):
-            bit = 1 << r
-            if not m & bit:
-                continue
-            x = s * 13 + r
-            if x == skip:
-                continue
-            if s == 0:
-                v = deadwood4(a ^ bit, b, c, d)
-            elif s == 1:
-                v = deadwood4(a, b ^ bit, c, d)
-            elif s == 2:
-                v = deadwood4(a, b, c ^ bit, d)
-            else:
-                v = deadwood4(a, b, c, d ^ bit)
-            if v < best:
-                best = v
-                out = [x]
-            elif v == best:
-                out.append(x)
-    return best, out
+    dws = bytearray(52)
+    best = discard_deadwoods(h, dws, skip)
+    return best, [x for x in range(52) if dws[x] == best] if best != 255 else []
 
 
 class _Simple:

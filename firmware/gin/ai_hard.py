@@ -19,7 +19,7 @@ and the normal player.
 
 from gin import ai_eval as E
 from gin.cards import RANK_VALUES
-from gin.melds import deadwood4
+from gin.melds import deadwood4, discard_deadwoods
 from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
 try:
@@ -179,29 +179,7 @@ class HardPlayer:
     def _best_discard(self, h, skip):
         """(score, card, least deadwood) of the best discard from 11 cards h."""
         dws = self.dws
-        best = 999
-        a, b, c, d = h
-        for s in range(4):
-            m = h[s]
-            for r in range(13):
-                bit = 1 << r
-                if not m & bit:
-                    continue
-                x = s * 13 + r
-                if x == skip:
-                    dws[x] = 255
-                    continue
-                if s == 0:
-                    v = deadwood4(a ^ bit, b, c, d)
-                elif s == 1:
-                    v = deadwood4(a, b ^ bit, c, d)
-                elif s == 2:
-                    v = deadwood4(a, b, c ^ bit, d)
-                else:
-                    v = deadwood4(a, b, c, d ^ bit)
-                dws[x] = v
-                if v < best:
-                    best = v
+        best = discard_deadwoods(h, dws, skip)
         limit = best + self.prune
         tmp = self.tmp
         best_score = 1 << 20

@@ -427,25 +427,39 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
     return v + _off
 
 
-def best_discards(h):
-    """Card ids (ascending) whose discard leaves the least deadwood."""
+def discard_deadwoods(h, out, skip=-1):
+    """The one try-every-discard loop: out[x] = the deadwood left after throwing card x
+    of h (255 for a card not in h, and for ``skip``, a card that may not be thrown);
+    returns the least (255 when nothing can be thrown).  out: a bytearray(52)."""
     a, b, c, d = h
-    m = [a, b, c, d]
-    best = 999
-    out = []
+    best = 255
     for s in range(4):
+        m = h[s]
         for r in range(13):
             bit = 1 << r
-            if m[s] & bit:
-                m[s] ^= bit
-                x = deadwood4(m[0], m[1], m[2], m[3])
-                m[s] ^= bit
-                if x < best:
-                    best = x
-                    out = [s * 13 + r]
-                elif x == best:
-                    out.append(s * 13 + r)
-    return out
+            x = s * 13 + r
+            if not m & bit or x == skip:
+                out[x] = 255
+                continue
+            if s == 0:
+                v = deadwood4(a ^ bit, b, c, d)
+            elif s == 1:
+                v = deadwood4(a, b ^ bit, c, d)
+            elif s == 2:
+                v = deadwood4(a, b, c ^ bit, d)
+            else:
+                v = deadwood4(a, b, c, d ^ bit)
+            out[x] = v
+            if v < best:
+                best = v
+    return best
+
+
+def best_discards(h, skip=-1):
+    """Card ids (ascending) whose discard leaves the least deadwood (never ``skip``)."""
+    dws = bytearray(52)
+    best = discard_deadwoods(h, dws, skip)
+    return [x for x in range(52) if dws[x] == best and best != 255]
 
 
 # --- single melds -------------------------------------------------------------

@@ -75,7 +75,9 @@ class HandResult:
         self.kind = CANCELLED
         self.knocker = -1
         self.winner = -1  # -1: nobody scores (cancelled)
-        self.points = 0
+        self.points = 0  # (base + bonus) * multiplier
+        self.base = 0  # the deadwood difference (gin, big gin: the defender's deadwood)
+        self.bonus = 0  # the gin, big gin or undercut bonus (0 for a plain knock)
         self.multiplier = 1
         self.knocker_deadwood = 0
         self.defender_deadwood = 0  # after lay-offs (before, for gin: no lay-offs)
@@ -90,31 +92,6 @@ class HandResult:
     def summary(self):
         """(kind, winner, points, knocker): enough to rebuild the match score."""
         return (self.kind, self.winner, self.points, self.knocker)
-
-    def lines(self, names=("You", "CPU")):
-        """Short lines explaining the result (each fits a 21-column line)."""
-        if self.kind == CANCELLED:
-            return ["Hand cancelled", self.reason, "Same dealer deals"]
-        k = names[self.knocker]
-        out = []
-        if self.kind == BIG_GIN_WIN:
-            out.append("%s: big gin!" % k)
-        elif self.kind == GIN:
-            out.append("%s: gin!" % k)
-        else:
-            out.append("%s knocked on %d" % (k, self.knocker_deadwood))
-        if self.kind in (KNOCK_WIN, UNDERCUT):
-            if self.layoffs:
-                out.append("Laid off %d card%s" % (len(self.layoffs), "s" if len(self.layoffs) > 1 else ""))
-            out.append("Deadwood %d vs %d" % (self.knocker_deadwood, self.defender_deadwood))
-        else:
-            out.append("Opponent deadwood %d" % self.defender_deadwood)
-        if self.kind == UNDERCUT:
-            out.append("Undercut!")
-        out.append("%s +%d" % (names[self.winner], self.points))
-        if self.multiplier > 1:
-            out.append("Spade upcard: x%d" % self.multiplier)
-        return out
 
 
 class Round:
@@ -389,7 +366,9 @@ class Round:
         r.knocker_melds, r.knocker_deadwood_cards = melds.arrangement(self.hands[p])
         self._spread_defender(r, 1 - p)
         r.multiplier = self.multiplier
-        r.points = (self.rules.big_gin_bonus + r.defender_deadwood) * self.multiplier
+        r.base = r.defender_deadwood
+        r.bonus = self.rules.big_gin_bonus
+        r.points = (r.base + r.bonus) * self.multiplier
         r.reason = "big gin %d + deadwood %d" % (self.rules.big_gin_bonus, r.defender_deadwood)
         self.result = r
         self.phase = OVER
@@ -404,7 +383,9 @@ class Round:
             r.winner = p
             r.knocker_melds, r.knocker_deadwood_cards = melds.arrangement(self.hands[p])
             self._spread_defender(r, d)
-            r.points = (self.rules.gin_bonus + r.defender_deadwood) * self.multiplier
+            r.base = r.defender_deadwood
+            r.bonus = self.rules.gin_bonus
+            r.points = (r.base + r.bonus) * self.multiplier
             r.reason = "gin %d + deadwood %d" % (self.rules.gin_bonus, r.defender_deadwood)
         else:
             km, kd = arrangement
@@ -422,12 +403,15 @@ class Round:
             if k < dv:
                 r.kind = KNOCK_WIN
                 r.winner = p
-                r.points = (dv - k) * self.multiplier
+                r.base = dv - k
+                r.points = r.base * self.multiplier
                 r.reason = "%d - %d" % (dv, k)
             else:
                 r.kind = UNDERCUT
                 r.winner = d
-                r.points = (k - dv + self.rules.undercut_bonus) * self.multiplier
+                r.base = k - dv
+                r.bonus = self.rules.undercut_bonus
+                r.points = (r.base + r.bonus) * self.multiplier
                 r.reason = "%d - %d + undercut %d" % (k, dv, self.rules.undercut_bonus)
         self.result = r
         self.phase = OVER

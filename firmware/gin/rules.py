@@ -1,4 +1,4 @@
-"""The rule set: every number and option of shared/RULES.md as a field.
+"""The rule set: every number and option of docs/RULES.md as a field.
 
 Presets (Classic, Modern, 10/20, 20/25) fill the scoring fields; variants
 (Straight, Oklahoma, Hollywood) and options combine with any preset.
@@ -30,7 +30,18 @@ GAME_WINNER_NAMES = ("target", "higher")
 PRESET_NAMES = ("classic", "modern", "10/20", "20/25")
 PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
 
-# knock, gin, undercut, big_gin on, big gin bonus, box, game, shutout, next dealer
+# The fields a preset sets, in the order of each _PRESETS row.
+PRESET_FIELDS = (
+    "knock_limit",
+    "gin_bonus",
+    "undercut_bonus",
+    "big_gin",
+    "big_gin_bonus",
+    "box_bonus",
+    "game_bonus",
+    "shutout_bonus",
+    "next_dealer",
+)
 _PRESETS = (
     (10, 20, 10, False, 31, 20, 100, 200, WINNER_DEALS),
     (10, 25, 25, True, 31, 25, 100, 200, WINNER_DEALS),
@@ -106,15 +117,8 @@ class RuleSet:
     def _apply_preset(self, i):
         p = _PRESETS[i]
         self.preset = i
-        self.knock_limit = p[0]
-        self.gin_bonus = p[1]
-        self.undercut_bonus = p[2]
-        self.big_gin = p[3]
-        self.big_gin_bonus = p[4]
-        self.box_bonus = p[5]
-        self.game_bonus = p[6]
-        self.shutout_bonus = p[7]
-        self.next_dealer = p[8]
+        for k in range(len(PRESET_FIELDS)):
+            setattr(self, PRESET_FIELDS[k], p[k])
 
     @classmethod
     def preset_rules(cls, name, **options):
@@ -141,17 +145,7 @@ class RuleSet:
             fields[k] = changes[k]
         if preset_changed:
             # A new preset resets the scoring fields it owns; other changes still apply.
-            for k in (
-                "knock_limit",
-                "gin_bonus",
-                "undercut_bonus",
-                "big_gin",
-                "big_gin_bonus",
-                "box_bonus",
-                "game_bonus",
-                "shutout_bonus",
-                "next_dealer",
-            ):
+            for k in PRESET_FIELDS:
                 if k not in changes:
                     del fields[k]
         return RuleSet(**fields)
@@ -233,37 +227,6 @@ class RuleSet:
         if self.hollywood:
             t += " Hollywood"
         return t
-
-    def describe(self):
-        """Short lines for the rules screen (each fits 21 columns of the normal font)."""
-        lines = [
-            "Preset: " + PRESET_TITLES[self.preset],
-            "Target: %d" % self.target,
-            "Knock at: %d or less" % self.knock_limit if not self.straight else "Knock: gin only",
-            "Gin bonus: %d" % self.gin_bonus,
-            "Undercut: %d" % self.undercut_bonus,
-            ("Big gin: %d" % self.big_gin_bonus) if self.big_gin else "Big gin: off",
-            "Box bonus: %d" % self.box_bonus,
-            "Game bonus: %d" % self.game_bonus,
-            "Shutout bonus: %d" % self.shutout_bonus,
-            "Next deal: " + DEALER_NAMES[self.next_dealer],
-        ]
-        if self.oklahoma:
-            lines.append("Oklahoma: the upcard")
-            lines.append("sets the knock limit")
-            if self.oklahoma_spade_double:
-                lines.append("Spade upcard: x2")
-        if self.hollywood:
-            lines.append("Hollywood: 3 games")
-        if self.gin_forced:
-            lines.append("Gin is forced")
-        if self.upcard_offer == OFFER_DEALER_PLAYS:
-            lines.append("Upcard: dealer plays")
-        if self.first_dealer == RANDOM:
-            lines.append("First deal: random")
-        if self.game_winner == HIGHER_TALLY:
-            lines.append("Winner: higher tally")
-        return lines
 
 
 def _preset_index(name):

@@ -5,6 +5,7 @@ DRAW (or DISCARD) picks, MENU goes back.
 """
 
 from gin.levels import LEVELS
+from gin.rules import FIELDS, PRESET_TITLES
 from ui import keys
 from ui.draw import choice_row, header, legend, level_title, menu
 from ui.font import NORMAL
@@ -15,11 +16,11 @@ from ui.screens import (
     PAUSE,
     PILE,
     RULES,
+    RULES_TEXT,
     SETTINGS,
     SHEET,
     STATS,
     TABLE,
-    TEXT,
     TITLE,
     TWO_PEOPLE,
     VS_CPU,
@@ -183,12 +184,15 @@ class Title(Menu):
         return [(keys.UPDN_L, "move"), (keys.LR_L, "change"), (keys.DRAW_L, "ok")]
 
 
-# RuleSet.to_bytes() keeps two bytes per field in gin.rules.FIELDS order, new
-# fields appended only: the low bytes of preset, straight, oklahoma and
-# hollywood sit here (a test holds these equal), so the title needs no RuleSet.
-_PRESET_AT = 1
-_VARIANTS_AT = ((31, "S"), (33, "O"), (37, "H"))
-PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
+# RuleSet.to_bytes() keeps two bytes per field in gin.rules.FIELDS order: the
+# title reads the low bytes of preset, straight, oklahoma and hollywood there
+# instead of building a RuleSet for each frame.
+_PRESET_AT = 2 * FIELDS.index("preset") + 1
+_VARIANTS_AT = (
+    (2 * FIELDS.index("straight") + 1, "S"),
+    (2 * FIELDS.index("oklahoma") + 1, "O"),
+    (2 * FIELDS.index("hollywood") + 1, "H"),
+)
 
 
 def rules_short(rule_bytes):
@@ -250,7 +254,7 @@ class Pause(Menu):
         elif it == "sheet":
             app.goto(SHEET, FROM_MENU)
         elif it == "rules":
-            app.goto(TEXT, ("RULES", app.match.rules.describe(), PAUSE))
+            app.goto(RULES_TEXT, (app.match.rules, PAUSE))
         else:
             app.quit_to_title()
 

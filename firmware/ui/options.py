@@ -1,9 +1,10 @@
 """The rules and settings menus (loaded only when visited: RAM is scarce at the title)."""
 
+from gin.rules import PRESET_TITLES
 from ui import keys
 from ui.draw import choice_row
-from ui.menus import PRESET_TITLES, Menu, cycle, step_in
-from ui.screens import RULES, SETTINGS, TEXT, TITLE
+from ui.menus import Menu, cycle, step_in
+from ui.screens import RULES, RULES_TEXT, SETTINGS, TITLE
 
 # --- rules --------------------------------------------------------------------------------
 
@@ -61,7 +62,7 @@ class RulesMenu(Menu):
         rs = self.rs
         if i == len(_RULE_ROWS):
             if not d:
-                app.goto(TEXT, ("RULES", rs.describe(), RULES))
+                app.goto(RULES_TEXT, (rs, RULES))
             return
         name, field, names = _RULE_ROWS[i]
         v = getattr(rs, field)

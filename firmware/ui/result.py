@@ -33,17 +33,9 @@ def _value(cards):
 def why(r):
     """The points in a few characters: 'undercut: 8-1+10', 'gin: 20+61', 'knock: 25-2'."""
     if r.kind == UNDERCUT:
-        s = "undercut: %d-%d+%d" % (
-            r.knocker_deadwood,
-            r.defender_deadwood,
-            r.points // r.multiplier - r.knocker_deadwood + r.defender_deadwood,
-        )
+        s = "undercut: %d-%d+%d" % (r.knocker_deadwood, r.defender_deadwood, r.bonus)
     elif r.kind == GIN or r.kind == BIG_GIN_WIN:
-        s = "%s: %d+%d" % (
-            "gin" if r.kind == GIN else "big gin",
-            r.points // r.multiplier - r.defender_deadwood,
-            r.defender_deadwood,
-        )
+        s = "%s: %d+%d" % ("gin" if r.kind == GIN else "big gin", r.bonus, r.base)
     else:
         s = "knock: %d-%d" % (r.defender_deadwood, r.knocker_deadwood)
     if r.multiplier > 1:

@@ -37,6 +37,7 @@ STATS = const(9)
 HELP = const(10)
 PILE = const(11)
 TEXT = const(12)
+RULES_TEXT = const(13)
 
 # screen id -> (module in ui/, class); a test holds each class's sid to its index
 CLASSES = (
@@ -53,6 +54,7 @@ CLASSES = (
     ("pages", "Help"),
     ("pages", "Pile"),
     ("pages", "TextPage"),
+    ("pages", "RulesText"),
 )
 
 

@@ -36,7 +36,7 @@ from device.buttons import DISCARD, DOWN, DRAW, LEFT, MENU, PRESS, REPEAT, RIGHT
 from gin import melds
 from gin.cards import GinError, card_text
 from gin.match import Match
-from gin.round import OVER, Round, action_text
+from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, OVER, UNDERCUT, Round, action_text
 from gin.rules import RuleSet
 from ui.canvas import Canvas
 from ui.cardart import CARD_H, draw_card
@@ -47,6 +47,32 @@ from ui.hand import hand_groups, place
 from host_tools.hw.fake_hw import Buttons, Clock, Display, FakeHw
 
 PLAY_EVERY_MS = 700
+
+
+def result_lines(r, names=("You", "CPU")):
+    """Short lines explaining a HandResult, for the text replay and the replay's side panel."""
+    if r.kind == CANCELLED:
+        return ["Hand cancelled", r.reason, "Same dealer deals"]
+    k = names[r.knocker]
+    out = []
+    if r.kind == BIG_GIN_WIN:
+        out.append("%s: big gin!" % k)
+    elif r.kind == GIN:
+        out.append("%s: gin!" % k)
+    else:
+        out.append("%s knocked on %d" % (k, r.knocker_deadwood))
+    if r.kind in (KNOCK_WIN, UNDERCUT):
+        if r.layoffs:
+            out.append("Laid off %d card%s" % (len(r.layoffs), "s" if len(r.layoffs) > 1 else ""))
+        out.append("Deadwood %d vs %d" % (r.knocker_deadwood, r.defender_deadwood))
+    else:
+        out.append("Opponent deadwood %d" % r.defender_deadwood)
+    if r.kind == UNDERCUT:
+        out.append("Undercut!")
+    out.append("%s +%d" % (names[r.winner], r.points))
+    if r.multiplier > 1:
+        out.append("Spade upcard: x%d" % r.multiplier)
+    return out
 
 
 class ReplayError(ValueError):
@@ -312,7 +338,7 @@ class ReplayView:
     def _middle(self, c, rnd) -> None:
         y = 8 + CARD_H + 1
         if rnd.phase == OVER and rnd.result is not None:
-            lines = rnd.result.lines(self.rec.names)
+            lines = result_lines(rnd.result, self.rec.names)
             c.text(lines[0], 0, y, 1, SMALL)
             c.text(lines[-1], 0, y + 6, 1, SMALL)
             if len(lines) > 2:
@@ -349,7 +375,7 @@ def transcript(rec: Record) -> list[str]:
             out.append("  " + describe_step(rec, h, i))
         end, _ = rec.state(h, len(t.actions))
         if end.phase == OVER and end.result is not None:
-            out.append("  = " + "; ".join(end.result.lines(rec.names)))
+            out.append("  = " + "; ".join(result_lines(end.result, rec.names)))
     return out
 
 
