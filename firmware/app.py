@@ -163,9 +163,8 @@ class App:
             return  # a stacked deal (tests, tools) can't be rebuilt from its seed: never saved
         from savegame import snapshot_of
 
-        screen = TABLE if m.state == PLAYING else RESULT
         cur = self.cursor if self.cursor >= 0 else 0
-        self.saves.save_game(snapshot_of(m, screen, self.mode, self.level, self.sort, cur, self.aiseed))
+        self.saves.save_game(snapshot_of(m, self.mode, self.level, self.sort, cur, self.aiseed))
         if self.saves.error:
             self.say(self.saves.error, True)
         self.has_save = True

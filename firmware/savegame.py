@@ -9,7 +9,8 @@ b"GINt" stats), so a file of another kind or from another program is refused,
 not misread.  A game payload (version 1)::
 
     flags   1   mode (bits 0-1), level (2-3), sort (4), over (5)
-    screen  zigzag varint        cursor  zigzag varint
+    0       1 reserved byte (a screen id in early drafts; nothing read it): written 0, skipped
+    cursor  zigzag varint
     seed    4   aiseed  4        (big-endian)
     rules   1 + n varints         count n, then each RuleSet field (FIELDS order)
     hands   varint count, then per finished hand:
@@ -244,7 +245,7 @@ def encode_game(snap):
             raise ValueError("mode, level or sort out of range")
     out = bytearray()
     out.append(mode | (level << 2) | (sort << 4) | (0x20 if snap.get("over") else 0))
-    _put_sint(out, snap.get("screen", 0))
+    out.append(0)  # reserved (see the module doc)
     _put_sint(out, snap.get("cursor", 0))
     out.extend(struct.pack(">II", snap["seed"], snap.get("aiseed", 0)))
     _put_rules(out, snap["rules"])
@@ -271,12 +272,12 @@ def decode_game(data):
     level = (flags >> 2) & 3
     if mode > 2 or level >= len(LEVELS) or flags & 0xC0:
         raise SaveError("bad flags")
+    rd.sint()  # the reserved byte (see the module doc)
     snap = {
         "mode": mode,
         "level": level,
         "sort": (flags >> 4) & 1,
         "over": flags & 0x20 == 0x20,
-        "screen": rd.sint(),
         "cursor": rd.sint(),
         "seed": rd.u32(),
         "aiseed": rd.u32(),
@@ -342,14 +343,13 @@ def rebuild(snap):
     return m
 
 
-def snapshot_of(match, screen=0, mode=0, level=1, sort=0, cursor=0, aiseed=0):
-    """A snapshot dict of a live Match and the app's screen state, ready for save_game."""
+def snapshot_of(match, mode=0, level=1, sort=0, cursor=0, aiseed=0):
+    """A snapshot dict of a live Match and the app's play state, ready for save_game."""
     from gin.match import PLAYING
     from gin.round import OVER
 
     rnd = match.round
     return {
-        "screen": screen,
         "mode": mode,
         "level": level,
         "rules": match.rules.to_bytes(),

@@ -106,7 +106,6 @@ def test_round_trip_every_field(sample_states):
     for i, m in enumerate(sample_states):
         snap = snap_of(
             m,
-            screen=i % 13,
             mode=i % 3,
             level=(i // 3) % 3,
             sort=i % 2,
@@ -115,7 +114,6 @@ def test_round_trip_every_field(sample_states):
         )
         back = sg.decode_game(sg.encode_game(snap))
         for k in (
-            "screen",
             "mode",
             "level",
             "rules",
@@ -160,7 +158,7 @@ def test_result_screen_save_brings_the_result_back():
     seed, hands = play_until[0]
     m = Match.replay(RuleSet(), seed, hands)
     assert m.state == HAND_OVER
-    snap = snap_of(m, screen=2)
+    snap = snap_of(m)
     assert snap["over"] is True
     m2 = sg.rebuild(sg.decode_game(sg.encode_game(snap)))
     assert m2.state == HAND_OVER and m2.round.result is not None
@@ -224,7 +222,7 @@ def test_worst_case_size_is_bounded():
     turns = bytes([106, 106]) + bytes([TAKE_DISCARD, 20, DRAW_STOCK, 30]) * 50
     snap["actions"] = turns + bytes([KNOCK + 3, 108])
     size = len(sg.encode_game(snap))
-    # header 11, flags+screen+cursor 3, seeds 8, rules 21 (shutout 200 takes 2 bytes), 40 hands 1 + 88,
+    # header 11, flags+reserved+cursor 3, seeds 8, rules 21 (shutout 200 takes 2 bytes), 40 hands 1 + 88,
     # actions 2 passes + 100 turns + knock + spread
     assert size == sg.OVERHEAD + 3 + 8 + (1 + 19 + 1) + 1 + 88 + (2 + 100 + 2), size
     assert size < 300
@@ -379,7 +377,7 @@ def test_power_cut_at_every_op_and_byte_of_a_save(sample_states):
     for i in range(1, len(picks)):
         prev = [snap_of(picks[i - 2])] if i >= 2 else []
         prev.append(snap_of(picks[i - 1]))
-        new = snap_of(picks[i], screen=1)
+        new = snap_of(picks[i])
         want = {match_fingerprint(picks[i - 1]), match_fingerprint(picks[i])}
         n = len(sg.encode_game(new))
         cuts = [{"fail_op": k, "torn": t, "seed": k} for k in range(1, 5) for t in ("truncate", "garble")]

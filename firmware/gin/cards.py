@@ -8,13 +8,10 @@ the RP2040 larger ints are heap-allocated bignums).
 
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 SUIT_GLYPHS = "\u2663\u2666\u2665\u2660"  # ♣ ♦ ♥ ♠, for terminals and docs
 
 # Deadwood value by rank: A = 1, 2..10 = pips, J Q K = 10.
 RANK_VALUES = b"\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0a\x0a\x0a"
-
-FULL_SUIT = 0x1FFF
 
 
 class GinError(ValueError):
@@ -22,18 +19,6 @@ class GinError(ValueError):
 
     Its message is meant for a person and fits on one line of the screen.
     """
-
-
-def make_card(suit, rank):
-    return suit * 13 + rank
-
-
-def suit_of(card):
-    return card // 13
-
-
-def rank_of(card):
-    return card % 13
 
 
 def value_of(card):
@@ -94,24 +79,12 @@ def parse_cards(text):
 # --- hands as four suit masks ------------------------------------------------
 
 
-def empty_hand():
-    return [0, 0, 0, 0]
-
-
 def hand_of(cards):
     """A hand (four suit masks) from card ids or card text; refuses duplicates."""
     h = [0, 0, 0, 0]
     for c in parse_cards(cards):
         h[c // 13] |= 1 << (c % 13)
     return h
-
-
-def hand_add(h, card):
-    h[card // 13] |= 1 << (card % 13)
-
-
-def hand_remove(h, card):
-    h[card // 13] &= ~(1 << (card % 13))
 
 
 def hand_has(h, card):
@@ -130,40 +103,6 @@ def hand_cards(h):
             m >>= 1
             r += 1
     return out
-
-
-_NIBBLE_BITS = b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
-
-
-def popcount(m):
-    """Number of set bits of a non-negative int below 2**16."""
-    return (
-        _NIBBLE_BITS[m & 15]
-        + _NIBBLE_BITS[(m >> 4) & 15]
-        + _NIBBLE_BITS[(m >> 8) & 15]
-        + _NIBBLE_BITS[m >> 12]
-    )
-
-
-def hand_size(h):
-    return popcount(h[0]) + popcount(h[1]) + popcount(h[2]) + popcount(h[3])
-
-
-def mask_value(suit_mask):
-    """Sum of card values of one suit mask."""
-    t = 0
-    r = 0
-    while suit_mask:
-        if suit_mask & 1:
-            t += RANK_VALUES[r]
-        suit_mask >>= 1
-        r += 1
-    return t
-
-
-def sort_by_rank(cards):
-    """Cards ordered by rank, then suit (the screen's rank sort)."""
-    return sorted(cards, key=lambda c: (c % 13) * 4 + c // 13)
 
 
 # --- portable PRNG -----------------------------------------------------------

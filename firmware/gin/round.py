@@ -35,7 +35,6 @@ DRAW = const(1)
 DISCARD_PHASE = const(2)  # after a draw: discard, knock or big gin
 SPREAD = const(3)  # the knocker chooses among equally low arrangements
 OVER = const(4)
-PHASE_NAMES = ("offer", "draw", "discard", "spread", "over")
 
 # --- hand results -------------------------------------------------------------
 KNOCK_WIN = const(0)

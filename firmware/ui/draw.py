@@ -215,6 +215,25 @@ def menu(c, rows, sel, y0, nrows, line=9, font=NORMAL):
     return top
 
 
+def scrolled(top, d, total, shown):
+    """The first visible row of a list after moving d rows, kept within 0..total - shown."""
+    top += d
+    if top > total - shown:
+        top = total - shown
+    return top if top > 0 else 0
+
+
+def scroll_lines(c, lines, top, rows, y, line=8, font=NORMAL):
+    """Lines top.. of a list, one a row, with a scrollbar at the right edge when they don't all fit."""
+    for i in range(rows):
+        k = top + i
+        if k >= len(lines):
+            break
+        c.text(lines[k], 1, y + i * line, 1, font)
+    if len(lines) > rows:
+        scrollbar(c, W - 2, y, rows * line, top, rows, len(lines))
+
+
 def scrollbar(c, x, y, h, top, shown, total):
     c.vline(x, y, h, 1)
     th = h * shown // total

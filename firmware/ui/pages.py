@@ -3,7 +3,7 @@
 from gin.levels import LEVELS
 from gin.rules import DEALER_NAMES, HIGHER_TALLY, OFFER_DEALER_PLAYS, PRESET_TITLES, RANDOM
 from ui import keys
-from ui.draw import card_str, center, header, label, legend, level_title, scrollbar, verb
+from ui.draw import card_str, center, header, label, legend, level_title, scroll_lines, scrolled, verb
 from ui.font import NORMAL, SMALL
 from ui.screens import HELP as HELP_SCREEN
 from ui.screens import PASS_SCREEN, PILE, RULES_TEXT, STATS, TABLE, TEXT, TITLE
@@ -125,25 +125,15 @@ class TextPage:
     def key(self, app, b, kind):
         if kind != keys.PRESS and kind != keys.REPEAT:
             return
-        n = len(self.lines)
-        if b == keys.UP and self.top > 0:
-            self.top -= 1
-        elif b == keys.DOWN and self.top < n - ROWS:
-            self.top += 1
+        if b == keys.UP or b == keys.DOWN:
+            self.top = scrolled(self.top, 1 if b == keys.DOWN else -1, len(self.lines), ROWS)
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
             app.goto(self.back_to)
         app.dirty = True
 
     def draw(self, app, c, now):
         header(c, self.title)
-        lines = self.lines
-        for i in range(ROWS):
-            k = self.top + i
-            if k >= len(lines):
-                break
-            c.text(lines[k], 1, TOP + i * LINE, 1, NORMAL)
-        if len(lines) > ROWS:
-            scrollbar(c, 126, TOP, ROWS * LINE, self.top, ROWS, len(lines))
+        scroll_lines(c, self.lines, self.top, ROWS, TOP, LINE)
         legend(c, [(keys.UPDN_L, "scroll"), (keys.MENU_L, "back")])
         return 0
 
@@ -207,10 +197,9 @@ class StatsPage:
             return
         if b == keys.LEFT or b == keys.RIGHT:
             self.level = (self.level + (1 if b == keys.RIGHT else -1)) % len(LEVELS)
-        elif b == keys.UP and self.top > 0:
-            self.top -= 1
-        elif b == keys.DOWN:
-            self.top += 1
+        elif b == keys.UP or b == keys.DOWN:
+            n = len(app.stats.lines(self.level))
+            self.top = scrolled(self.top, 1 if b == keys.DOWN else -1, n, ROWS)
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
             app.goto(TITLE, "stats")
             return
@@ -219,14 +208,8 @@ class StatsPage:
     def draw(self, app, c, now):
         header(c, "STATS \u00b7 vs " + level_title(self.level), "\u25c0\u25b6")
         lines = app.stats.lines(self.level)
-        if self.top > len(lines) - ROWS:
-            self.top = max(0, len(lines) - ROWS)
-        for i in range(ROWS):
-            k = self.top + i
-            if k < len(lines):
-                c.text(lines[k], 1, TOP + i * LINE, 1, NORMAL)
-        if len(lines) > ROWS:
-            scrollbar(c, 126, TOP, ROWS * LINE, self.top, ROWS, len(lines))
+        self.top = scrolled(self.top, 0, len(lines), ROWS)  # another level may have fewer lines
+        scroll_lines(c, lines, self.top, ROWS, TOP, LINE)
         legend(c, [(keys.KNOCK_L, "hold: reset"), (keys.MENU_L, "back")])
         return 0
 

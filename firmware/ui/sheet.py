@@ -4,7 +4,7 @@ from device.buttons import ticks_diff
 from gin.match import GAME_OVER
 from gin.round import CANCELLED, RESULT_NAMES
 from ui import keys
-from ui.draw import header, legend, right, scrollbar
+from ui.draw import header, legend, right, scrollbar, scrolled
 from ui.font import NORMAL, SMALL
 from ui.screens import FROM_MENU, OVER_SCREEN, SHEET, TABLE, VS_CPU, WATCH
 
@@ -69,9 +69,8 @@ class Sheet:
             app.end_match()
             return
         if b == keys.UP or b == keys.DOWN:
-            if self.top < 0:
-                self.top = self._last_top(app)
-            self.top += 1 if b == keys.DOWN else -1
+            top = self._last_top(app) if self.top < 0 else self.top
+            self.top = scrolled(top, 1 if b == keys.DOWN else -1, len(self.rows), self._visible(app))
             app.dirty = True
             return
         if kind != keys.PRESS:
@@ -91,8 +90,7 @@ class Sheet:
         return 4 if app.match.rules.hollywood else 6
 
     def _last_top(self, app):
-        n = len(self.rows) - self._visible(app)
-        return n if n > 0 else 0
+        return scrolled(len(self.rows), 0, len(self.rows), self._visible(app))
 
     def draw(self, app, c, now):
         m = app.match
@@ -105,10 +103,7 @@ class Sheet:
         )
         vis = self._visible(app)
         last = self._last_top(app)
-        if self.top < 0 or self.top > last:
-            top = last
-        else:
-            top = self.top
+        top = last if self.top < 0 else scrolled(self.top, 0, len(self.rows), vis)
         if holly:
             xs = (72, 98, 123)
             for i in range(3):

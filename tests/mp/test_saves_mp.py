@@ -120,7 +120,7 @@ def test_crc32_matches_cpython():
 
 
 def test_encoding_is_byte_identical_to_cpython():
-    data = sg.encode_game(sg.snapshot_of(_sample_state(), 1, 0, 2, 1, 5, 123456789))
+    data = sg.encode_game(sg.snapshot_of(_sample_state(), 0, 2, 1, 5, 123456789))
     assert len(data) == SAMPLE_LEN
     assert sg.crc32(data) & 0xFFFFFFFF == SAMPLE_CRC
 
@@ -133,13 +133,13 @@ def test_round_trip_through_real_files():
     mgr = sg.SaveManager(st)
     a = _play(Match(RuleSet(), 77), 40)
     b = _play(Match(RuleSet(), 77), 55)
-    assert mgr.save_game(sg.snapshot_of(a, 1, 0, 1, 0, 3, 9)) > 0
-    assert mgr.save_game(sg.snapshot_of(b, 1, 0, 1, 0, 4, 9)) > 0
+    assert mgr.save_game(sg.snapshot_of(a, 0, 1, 0, 3, 9)) > 0
+    assert mgr.save_game(sg.snapshot_of(b, 0, 1, 0, 4, 9)) > 0
     snap, msg = sg.SaveManager(FileStorage(root, OsFS())).load_game()
     assert msg is None
     assert _fp(snap["match"]) == _fp(b)
     assert snap["cursor"] == 4 and snap["aiseed"] == 9
-    assert st.read_backup("game.sav") == sg.encode_game(sg.snapshot_of(a, 1, 0, 1, 0, 3, 9))
+    assert st.read_backup("game.sav") == sg.encode_game(sg.snapshot_of(a, 0, 1, 0, 3, 9))
     stats = Stats()
     stats.record_hand(2, (2, 0, 30, 0))
     mgr.save_stats(stats)
