@@ -15,7 +15,7 @@ from prefs import Stats, default_settings
 
 # encode_game of _sample_state() on CPython: MicroPython must write the very same bytes.
 SAMPLE_LEN = 62
-SAMPLE_CRC = 0xD0BE95CD
+SAMPLE_CRC = 0x149AFD1B
 
 
 class PowerCut(Exception):
