@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
             print("%-44s %11.1f" % (name, cpu))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        "Pico estimate = %d x wasm cpu with framebuf (the developers' guide); %d cores, load %.2f"
+        "Pico estimate = %d x wasm cpu with framebuf (docs/ARCHITECTURE.md: Pico facts); %d cores, load %.2f"
         % (PICO_FACTOR, os.cpu_count(), load)
     )
     return 0
