@@ -65,7 +65,13 @@ def test_every_repository_path_named_in_docs_and_source_exists():
         rel = f.relative_to(ROOT).as_posix()
         for m in PATH.finditer(text):
             p = m.group(1)
-            if "<" in p or "{" in p or p.endswith(".tmp") or p.startswith(GENERATED_AT_RUN_TIME) and "*" not in p:
+            if (
+                "<" in p
+                or "{" in p
+                or p.endswith(".tmp")
+                or p.startswith(GENERATED_AT_RUN_TIME)
+                and "*" not in p
+            ):
                 continue
             if not _exists(p):
                 missing.append("%s: %s" % (rel, p))

@@ -176,7 +176,7 @@ def import_closure(root: Path = ROOT) -> list[Entry]:
 
 
 def closure(root: Path = ROOT) -> Closure:
-    """The files boot.py and main.py need, and the firmware/driver modules they import."""
+    """The files boot.py and main.py need, and the firmware and driver modules they import."""
     root = Path(root)
     fw = _Firmware(root / "firmware")
     if not (root / "main.py").is_file():
