@@ -1000,3 +1000,27 @@ def test_the_code_loaded_before_the_title_is_small_and_holds_no_game():
     for heavy in ("app", "gin.round", "gin.melds", "gin.ai", "savegame", "prefs", "ui.table", "ui.menus"):
         assert heavy not in closure
     assert sum(mpy_sizes(closure).values()) <= 40 * 1024
+
+
+def test_the_score_sheet_scrolls_within_its_rows():
+    """UP at the first hand stays there (it used to jump to the last); DOWN stops at the last."""
+    from gin.match import Match
+
+    from test_ui_golden import HANDS
+
+    h, a, d = boot()
+    seeded(a)
+    a.match = Match.restore(RuleSet(target=500), 1001, HANDS + HANDS, b"")
+    a.goto(screens.SHEET, screens.FROM_MENU)
+    d.run(100)
+    sheet = a.view
+    n = len(sheet.rows)
+    assert n == 14
+    for _ in range(n + 3):
+        d.press("UP")
+    assert sheet.top == 0
+    d.press("UP")
+    assert sheet.top == 0
+    for _ in range(n + 3):
+        d.press("DOWN")
+    assert sheet.top == n - 6  # six rows show at once

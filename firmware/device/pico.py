@@ -15,10 +15,8 @@ import machine
 from device import pins
 from device.buttons import BUTTON_NAMES, PicoButtons
 from device.display import Display
-from device.storage import FileStorage
+from device.storage import LOG_FILE, LOG_MAX, FileStorage
 
-LOG_FILE = "crash.log"
-LOG_MAX = 4096  # bytes kept; the older half goes when the log grows past this
 NO_DRIVER = (
     "display: the ssd1306 driver is missing on this board; make deploy installs it (hardware/README.md)"
 )
@@ -113,13 +111,7 @@ class PicoHw:
 
     def log(self, text):
         """Append a line to the crash log in flash; keep the log small."""
-        try:
-            data = self.storage.read(LOG_FILE) or b""
-            if len(data) > LOG_MAX:
-                data = data[len(data) - LOG_MAX // 2 :]
-            self.storage.write_atomic(LOG_FILE, data + text.encode() + b"\n", False)
-        except Exception:
-            pass  # a full or failing flash must not turn a crash into a crash loop
+        self.storage.append_line(LOG_FILE, text, LOG_MAX)
 
 
 def build():

@@ -16,7 +16,9 @@ A power cut at any point leaves at least one complete copy: before step 2 the
 old ``name``; between 2 and 3 the old ``name.bak`` and the complete new
 ``name.tmp``; after 3 the new ``name``.  Renames are single metadata commits on
 littlefs (and os.replace on CPython), so each happens entirely or not at all.
-The reader (savegame) decides which copy verifies, trying name, .bak, .tmp.
+The reader (savegame) decides which copy verifies, trying name, then .tmp
+(complete only when the cut fell between steps 2 and 3: then it is the
+newest state), then .bak.
 """
 
 import os
@@ -28,6 +30,8 @@ except ImportError:  # pragma: no cover - every port we use has errno
 
 TMP = ".tmp"
 BAK = ".bak"
+LOG_FILE = "crash.log"  # the crash log every hw keeps (make logs reads it from a Pico)
+LOG_MAX = 4096  # bytes kept; the older half goes when the log grows past this
 
 # CPython's os.rename refuses to replace a file on Windows; os.replace always
 # replaces.  MicroPython has no os.replace, and littlefs's rename replaces.
@@ -173,6 +177,18 @@ class FileStorage:
                 fs.remove(p)
         fs.rename(tmp, p)
         return len(data)
+
+    def append_line(self, name, text, limit):
+        """Append a line to a log file kept below ``limit`` bytes (the older half goes when it
+        grows past it); never raises: a full or failing flash must not turn a crash into a
+        crash loop.  The crash log of every ``hw`` (device/contract.py) is written this way."""
+        try:
+            data = self.read(name) or b""
+            if len(data) > limit:
+                data = data[len(data) - limit // 2 :]
+            self.write_atomic(name, data + text.encode() + b"\n", False)
+        except Exception:
+            pass
 
     def remove(self, name):
         """Forget ``name`` with its backup and temporary copies (missing ones are fine)."""

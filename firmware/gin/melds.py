@@ -334,7 +334,8 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 if x < v:
                     v = x
         return v
-    # Last branching rank: score every option inline (no calls).
+    # Last branching rank: score every option inline (no calls).  The four suit branches
+    # below are deliberately unrolled: a loop over the suits costs the hot path on a Pico.
     x = _g[a]
     if x < f:
         x = f

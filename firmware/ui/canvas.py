@@ -97,6 +97,7 @@ class PyCanvas:
         b = 1 << (y & 7)
         i = (y >> 3) * W + x
         e += i - x
+        # one loop per colour, deliberately: a test inside the loop doubles its cost on a Pico
         if c == XOR:
             for k in range(i, e):
                 buf[k] ^= b

@@ -214,11 +214,8 @@ class StatsPage:
         return 0
 
 
-class Pile:
-    """The whole discard pile, oldest first, and the cards the opponent is known to hold."""
-
-    sid = PILE
-    msg_y = 56
+class _AnyKeyToTable:
+    """A page in the middle of a hand: any press goes back to the table."""
 
     def __init__(self, app, arg):
         pass
@@ -226,6 +223,13 @@ class Pile:
     def key(self, app, b, kind):
         if kind == keys.PRESS:
             app.goto(TABLE)
+
+
+class Pile(_AnyKeyToTable):
+    """The whole discard pile, oldest first, and the cards the opponent is known to hold."""
+
+    sid = PILE
+    msg_y = 56
 
     def draw(self, app, c, now):
         rnd = app.match.round
@@ -258,18 +262,11 @@ class Pile:
         return 0
 
 
-class PassDevice:
+class PassDevice(_AnyKeyToTable):
     """Two people: the hand is hidden until the next player takes the device."""
 
     sid = PASS_SCREEN
     msg_y = -1
-
-    def __init__(self, app, arg):
-        pass
-
-    def key(self, app, b, kind):
-        if kind == keys.PRESS:
-            app.goto(TABLE)
 
     def draw(self, app, c, now):
         m = app.match

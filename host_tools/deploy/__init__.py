@@ -19,7 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_BUILD = ROOT / "build" / "mpy"
-CRASH_LOG = "crash.log"  # device/pico.py LOG_FILE
+CRASH_LOG = "crash.log"  # device/storage.py LOG_FILE
 
 
 class DeployError(Exception):

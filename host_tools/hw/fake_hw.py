@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover
     from zlib import crc32
 
 from device.buttons import BUTTON_NAMES, DEBOUNCE_MS, SAMPLE_MS, Debouncer, event_text
-from device.storage import FileStorage, MemFS
+from device.storage import LOG_FILE, LOG_MAX, FileStorage, MemFS
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
 HISTORY_LIMIT = 100000
@@ -378,16 +378,11 @@ class FakeHw:
         raise FakeReset()
 
     def log(self, text):
-        """Append a line to the crash log (crash.log in the save folder, as in the device's flash)."""
+        """Append a line to the crash log (crash.log in the save folder, kept small as on the device)."""
         line = str(text).rstrip("\n")
         self.logs.append(line)
-        if self.save_dir is None:
-            return
-        try:
-            with open(str(self.save_dir) + "/crash.log", "a") as fh:
-                fh.write(line + "\n")
-        except OSError:
-            pass
+        if self.save_dir is not None:
+            self.storage.append_line(LOG_FILE, line, LOG_MAX)
 
 
 # --- driving an App ---------------------------------------------------------------

@@ -24,7 +24,7 @@ import time
 from binascii import hexlify, unhexlify
 
 from device.buttons import COUNT, DEBOUNCE_MS, SAMPLE_MS, Debouncer, ticks_diff
-from device.storage import FileStorage, MemFS
+from device.storage import LOG_FILE, LOG_MAX, FileStorage, MemFS
 
 try:
     from errno import ENOENT, ENOSPC
@@ -36,8 +36,6 @@ PERIOD = 1 << 30  # ticks_ms wraps here, as on the device
 MIN_HOLD_MS = DEBOUNCE_MS + 2 * SAMPLE_MS  # a click shorter than this is held this long
 CATCH_UP_MS = 1000  # a page in the background: quiet time older than this is not replayed
 STORE_PREFIX = "gin-handheld/"  # localStorage keys: gin-handheld/game.sav, ...
-LOG_FILE = "crash.log"  # device/pico.py LOG_FILE: the same name in the same storage
-LOG_MAX = 4096
 MAX_RESUMING_CRASHES = 3
 
 
@@ -241,13 +239,7 @@ class WebHw:
     def log(self, text):
         """The browser's console, and crash.log in the page's storage (kept small, as on the device)."""
         print(text)
-        try:
-            data = self.storage.read(LOG_FILE) or b""
-            if len(data) > LOG_MAX:
-                data = data[len(data) - LOG_MAX // 2 :]
-            self.storage.write_atomic(LOG_FILE, data + text.encode() + b"\n", False)
-        except Exception:
-            pass  # a full storage must not turn a crash into a crash loop
+        self.storage.append_line(LOG_FILE, text, LOG_MAX)
 
 
 class Runner:
