@@ -18,9 +18,10 @@ import pytest
 
 import app as appmod
 from gin.rules import PRESET_TITLES, RuleSet
-from ui.screens import HELP, RESULT, RULES, SETTINGS, STATS, TEXT, TITLE
+from ui.pages import rule_lines
+from ui.screens import HELP, RESULT, RULES, RULES_TEXT, SETTINGS, STATS, TITLE
 
-from host_tools.hw.fake_hw import Bot
+from host_tools.hw.fake_hw import AutoPlayer
 from test_ui_golden import LAYOFF, SCENES, boot, stacked
 from textcheck import CheckedCanvas
 
@@ -133,8 +134,8 @@ def _rule_sets():
 def test_the_rules_of_every_preset_and_variant(checked):
     h, app, d = boot()
     for rs in _rule_sets():
-        lines = rs.describe()
-        app.goto(TEXT, ("RULES", lines, TITLE))
+        lines = rule_lines(rs)
+        app.goto(RULES_TEXT, (rs, TITLE))
         where(app, "rules " + lines[0])
         for _ in range(len(lines)):
             d.press("DOWN")
@@ -150,8 +151,8 @@ def test_results_of_every_kind_and_whole_matches(checked):
                         (1, RuleSet(preset=1)), (2, RuleSet(straight=True, target=50))):  # fmt: skip
         h, app, d = boot(settings={"mode": mode, "rules": rules.to_bytes()})
         app.new_game(seed=77 + mode)
-        where(app, "match, mode %d, %s" % (mode, rules.describe()[0]))
-        Bot(d).play_match(6000)
+        where(app, "match, mode %d, %s" % (mode, rule_lines(rules)[0]))
+        AutoPlayer(d).play_match(6000)
     assert not problems(checked), problems(checked)
 
 
@@ -258,9 +259,9 @@ def test_the_hint_is_shown_whole(checked):
     from ui.draw import scroll_ms
 
     start = app.msg_at
-    while app.msg == msg and h.clock.now - start < 20000:
+    while app.msg == msg and h.clock.now() - start < 20000:
         d.run(50)
-    assert h.clock.now - start >= max(scroll_ms(app.canvas, msg), 4000)
+    assert h.clock.now() - start >= max(scroll_ms(app.canvas, msg), 4000)
 
 
 # --- person and number ----------------------------------------------------------------------------

@@ -108,10 +108,10 @@ def test_a_damaged_save_gives_the_one_line_message_and_a_new_game(page, tmp_path
     ref = Session(save_dir, virtual=True, resume=True, seed=11)
     ref.run_for(300)
     assert ref.app.msg == MSG_LOST  # the one-line message
-    message_frame = ref.display.last_frame
+    message_frame = ref.display.frame
     plain = Session(tmp_path / "empty", virtual=True)
     plain.run_for(300)
-    assert message_frame != plain.display.last_frame  # ... is on the glass
+    assert message_frame != plain.display.frame  # ... is on the glass
     ref.buttons.press(DRAW, TAP_MS)  # the title's first row now: New game
     ref.run_for(2500)
     assert ref.app.match is not None and ref.app.view.sid == 1
@@ -119,7 +119,7 @@ def test_a_damaged_save_gives_the_one_line_message_and_a_new_game(page, tmp_path
     drv.get(url + "?seed=11")
     wait_for(drv, message_frame, "the damaged save's message")
     key(drv, "d")
-    wait_for(drv, ref.display.last_frame, "a new game")
+    wait_for(drv, ref.display.frame, "a new game")
     assert stored(drv, "game.sav") == (save_dir / "game.sav").read_bytes()
 
 
