@@ -119,7 +119,7 @@ def test_every_frame_of_a_scripted_match_shows_the_glass_of_a_full_send(tmp_path
         if frame is None:
             return
         seen.add(s.app.view.sid if s.app.view is not None else -1)
-        frames.append(display.host.sent)
+        frames.append(display.controller.sent)
         assert display.glass().pixels == Glass.from_frame(frame).pixels, (len(frames), s.app.view)
 
     s.display.listeners.append(check)
@@ -136,5 +136,5 @@ def test_every_frame_of_a_scripted_match_shows_the_glass_of_a_full_send(tmp_path
     )
     ScriptRunner(s).run(keymap.parse_script(script))
     assert len(frames) > 100
-    assert {0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12} <= seen, sorted(seen)
+    assert {0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13} <= seen, sorted(seen)  # 13: the rules text (RULES_TEXT)
     assert max(frames) <= 1100  # a new screen: one window at most
