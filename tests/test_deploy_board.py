@@ -17,8 +17,8 @@ import time
 
 import pytest
 
-from host_tools.deploy import DeployError, messages
-from host_tools.deploy.board import Board, bootsel_pico
+from host_tools.deploy import DeployError, board, commands, messages
+from host_tools.deploy.board import Board, bootsel_pico, open_problem
 from host_tools.micropython.fake_board import FakeBoard
 from test_deploy import MINI, make, mpremote, ok, said, write_tree, writes
 
@@ -301,3 +301,37 @@ def test_the_game_without_a_driver_says_so_on_the_console_once(tmp_path):
     assert r.stdout.count("display: the ssd1306 driver is missing on this board; make deploy") == 1, (
         r.stdout + r.stderr
     )  # main.py builds it once a boot
+
+
+# ------------------------------------------------------------------ the rest of the messages
+def quiet(url):
+    return Board(url, say=lambda _t: None)
+
+
+def test_a_pico_that_does_not_come_back_after_its_reset(monkeypatch):
+    monkeypatch.setattr(board, "BACK_WAIT_S", 1.0)
+    with FakeBoard(reset_gap=3.0) as b:
+        with pytest.raises(DeployError) as info:
+            commands.reset(quiet(b.url), log=lambda _t: None)
+        assert str(info.value) == messages.NO_RETURN.format(seconds=1)
+
+
+def test_a_board_that_restarts_or_fails_during_a_command(pico):
+    with pytest.raises(DeployError) as info:  # a crash restart in the middle of a command
+        quiet(pico.url).run("exec", "import machine\nmachine.reset()")
+    assert str(info.value) == messages.LOST
+    pico.wait_event("port back", timeout=10)
+    with pytest.raises(DeployError) as info:
+        quiet(pico.url).run("exec", "raise ValueError('no room for the saves')")
+    assert str(info.value) == messages.BOARD_SAID.format(line="ValueError: no room for the saves")
+
+
+def test_a_port_without_permission(monkeypatch):
+    import serial
+
+    def refuse(port, **kw):
+        raise serial.SerialException(13, f"could not open port {port}: [Errno 13] Permission denied")
+
+    monkeypatch.setattr(serial, "Serial", refuse)
+    assert open_problem("/dev/ttyACM0") == messages.NO_PERMISSION.format(port="/dev/ttyACM0")
+    assert "dialout" in messages.NO_PERMISSION

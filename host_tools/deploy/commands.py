@@ -194,12 +194,13 @@ def driver_file(path: Path, build_dir: Path) -> Path:
 
 
 def driver_step(
-    needed: bool, s: Survey, build_dir: Path, *, mip: bool, index: str | None, given: Path | None
+    needed: bool, s: Survey, *, mip: bool, index: str | None, given: Path | None, mpy: Path | None
 ) -> DriverStep:
-    """How the display driver gets onto the board; DeployError if it can't (nothing changed yet)."""
+    """How the display driver gets onto the board; DeployError if it can't (nothing changed yet).
+
+    given: the DRIVER= file, mpy: what driver_file made of it."""
     lib = [] if DRIVER_DIR in s.dirs else ["mkdir", ":" + DRIVER_DIR, "+"]
-    if given is not None:
-        mpy = driver_file(given, build_dir)
+    if given is not None and mpy is not None:
         dest = f"{DRIVER_DIR}/{DRIVER}.mpy"
         stale = [p for p in (f"{DRIVER_DIR}/{DRIVER}.py", f"{DRIVER}.py", f"{DRIVER}.mpy") if p in s.sizes]
         cmds = lib + [c for p in stale for c in ("rm", ":" + p, "+")] + ["cp", str(mpy), ":" + dest, "+"]
@@ -233,9 +234,10 @@ def deploy(
     cl = closure(root)
     entries = cl.entries
     build(entries, build_dir)
+    mpy = driver_file(driver, build_dir) if driver is not None else None  # a bad file: stop before the board
     s = survey(board)
     check_micropython(s)
-    step = driver_step(cl.needs(DRIVER), s, build_dir, mip=mip, index=mip_index, given=driver)
+    step = driver_step(cl.needs(DRIVER), s, mip=mip, index=mip_index, given=driver, mpy=mpy)
     p = plan(entries, build_dir, s, root, step.bytes)
     if p.need_blocks > s.free_blocks:
         kib = s.block_size // 1024
@@ -363,10 +365,13 @@ def _keys_as_bytes():
     """While running: Ctrl-C on a terminal arrives as a byte instead of a signal (so make, which
     shares the terminal, is not interrupted).  Yields a function: was Ctrl-C pressed?"""
     fd = sys.stdin.fileno() if sys.stdin is not None else -1
-    if fd < 0 or not os.isatty(fd):
+    try:
+        import termios  # noqa: PLC0415  (not on Windows: there Ctrl-C stays a signal, forwarded below)
+    except ImportError:
+        termios = None
+    if termios is None or fd < 0 or not os.isatty(fd):
         yield lambda: False
         return
-    import termios  # noqa: PLC0415
 
     saved = termios.tcgetattr(fd)
     mode = termios.tcgetattr(fd)

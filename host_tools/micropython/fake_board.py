@@ -346,6 +346,9 @@ class FakeBoard:
         end = time.monotonic() + self.reset_gap
         while time.monotonic() < end and not self._stopping:
             time.sleep(0.02)
+        if self._stopping:
+            self._sock = None
+            return
         self._listen()
         self._sock.settimeout(0.05)
         with self._lock:
