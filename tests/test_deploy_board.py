@@ -157,7 +157,9 @@ def test_board_commands_right_after_deploy_or_a_restart_wait_for_the_pico(tree, 
         assert "restarted" in ok(r) and messages.WAITING in r.stderr
         out = ok(make("size", "NO_EMULATE=1", tree=tree, port=b.url))
         assert "On the board" in out and "RAM with every game module imported" in out
-        # A restart the command did not cause (a crash, the reset button): it waits too.
+        # A restart the command did not cause (a crash, the reset button): it waits too.  Off USB for
+        # longer than make and Python take to start, so that a command that does not wait fails.
+        b.reset_gap = 3.0
         b.power_cycle()
         b.wait_event("port gone")
         r = make("logs", port=b.url)
