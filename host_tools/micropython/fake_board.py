@@ -425,8 +425,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--flash", help="start the flash from this folder (it is not written back)")
     ap.add_argument("--run-main", action="store_true", help="run main.py after a reset, as a Pico does")
     ap.add_argument("--save", help="on exit, write the flash into this folder")
+    ap.add_argument(
+        "--reset-gap",
+        type=float,
+        default=1.5,
+        help="seconds the port is gone after a reset (a Pico: a second or more)",
+    )
+    ap.add_argument("--flash-blocks", type=int, help="flash size in 4 KiB blocks (a Pico: 352); small = full")
+    ap.add_argument("--version", help="pretend to run this older MicroPython, e.g. 1.18.0")
     args = ap.parse_args(argv)
-    board = FakeBoard(port=args.port, flash_dir=args.flash, run_main=args.run_main)
+    board = FakeBoard(
+        port=args.port,
+        flash_dir=args.flash,
+        run_main=args.run_main,
+        reset_gap=args.reset_gap,
+        flash_blocks=args.flash_blocks,
+        version=args.version,
+    )
     board.start()
     print(board.url, flush=True)
     try:
