@@ -20,10 +20,14 @@ from ui import screens
 from ui.canvas import Canvas
 from ui.draw import banner, scroll_ms
 from ui.screens import (
+    LINK,
+    LINK_RULES,
+    LINK_WAIT,
     OVER_SCREEN,
     PASS_SCREEN,
     RESULT,
     TABLE,
+    TEXT,
     TITLE,
     TWO_PEOPLE,
     VS_CPU,
@@ -52,7 +56,7 @@ BIG_GIN = const(107)
 
 GAME_FILE = "game.sav"  # savegame.GAME_FILE
 
-NAMES = (("You", "CPU"), ("P1", "P2"), ("North", "South"))
+NAMES = (("You", "CPU"), ("P1", "P2"), ("North", "South"), ("You", "Other"))  # by play mode
 
 DEMO_AFTER_MS = const(60000)  # idle on the title before the demo starts
 PACE_MS = (const(450), const(700))  # the computer's pause before a draw, before a discard
@@ -62,6 +66,9 @@ MSG_MS = const(2600)
 LED_PERIOD_MS = const(2000)  # display missing: three short blinks every two seconds
 RETRY_MS = const(500)  # display missing: how often a frame is offered again
 BATTERY_MS = const(2000)  # the battery gauge is read at most this often
+LINK_POLL_MS = const(10)  # the loop's longest sleep while linked (the UART buffers the rest)
+LINK_BUSY_MS = const(4)  # ... while a frame of ours waits for its acknowledgement
+LINK_PATIENCE_S = const(300)  # waiting for the other player: dim only after this long idle
 
 # Left-handed swap: the d-pad and the action diamond trade places
 # (UP<->MENU, LEFT<->DRAW, DOWN<->DISCARD, RIGHT<->KNOCK).
@@ -107,10 +114,12 @@ class App:
         self.cursor = -1  # card id under the cursor
         self.notes = ["", ""]  # each player's last visible move, in words
         self.demo = False
+        self.link = None  # link.session.LinkPlay while a link match is set up or played
         self.thinking = False
         self.ai_due = None
         self.slow = [False, False]  # per seat: was its last decision slow? (the thinking mark)
         self.hand_recorded = -1
+        self._lstats = None  # prefs.LinkStats, loaded when first needed
         self.has_save = False
         self.save_due = False
         self.next_seed = None  # the next new game deals from this seed (the simulator's --seed)
@@ -154,6 +163,13 @@ class App:
         self.stats.reset(level)
         self.saves.save_stats(self.stats)
 
+    def reset_link_stats(self):
+        """Zero the link-cable statistics, on flash too."""
+        ls = self.link_stats()
+        ls.reset()
+        self.saves.save_link_stats(ls)
+        self.say("Link stats reset")
+
     def apply_contrast(self):
         self.hw.display.contrast(DIM_CONTRAST if self.level_shown == DIM else self.settings["contrast"])
 
@@ -164,7 +180,11 @@ class App:
         from savegame import snapshot_of
 
         cur = self.cursor if self.cursor >= 0 else 0
-        self.saves.save_game(snapshot_of(m, self.mode, self.level, self.sort, cur, self.aiseed))
+        snap = snapshot_of(m, self.mode, self.level, self.sort, cur, self.aiseed)
+        if self.mode == LINK:
+            snap["seat"] = self.seat
+            snap["prev"] = self._link_prev()
+        self.saves.save_game(snap)
         if self.saves.error:
             self.say(self.saves.error, True)
         self.has_save = True
@@ -234,14 +254,17 @@ class App:
 
     @property
     def names(self):
+        if self.mode == LINK and self.seat == 1:
+            return ("Other", "You")
         return NAMES[self.mode]
 
     def is_human(self, p):
-        return self.players[p] is None
+        """A person plays p on this device (on a link, the other device's player is not)."""
+        return self.players[p] is None and (self.mode != LINK or p == self.seat)
 
     def _make_players(self):
         self.players = [None, None]
-        if self.mode == TWO_PEOPLE:
+        if self.mode == TWO_PEOPLE or self.mode == LINK:
             return
         from gin import ai
         from gin.cards import mix_seed
@@ -271,6 +294,9 @@ class App:
         else:
             self.mode = self.settings["mode"]
             self.level = self.settings["level"]
+            if self.mode == LINK:
+                self.link_start()
+                return
         try:
             rules = RuleSet.from_bytes(self.settings["rules"])
         except GinError:
@@ -307,6 +333,10 @@ class App:
         self.sort = snap["sort"]
         self.match = snap["match"]
         self.hand_recorded = len(self.match.summaries)
+        if self.mode == LINK and not self._link_resume(snap):
+            self.match = None
+            self.mode = self.settings["mode"]
+            return
         self._make_players()
         self.notes = ["", ""]
         self.thinking = False
@@ -328,6 +358,8 @@ class App:
         if self.mode == TWO_PEOPLE:
             self.seat = self.match.round.player
             self.goto(PASS_SCREEN)
+        elif self.mode == LINK:
+            self.goto(TABLE)  # this device's seat, fixed for the match
         else:
             self.seat = 0
             self.goto(TABLE)
@@ -339,10 +371,14 @@ class App:
             return
         m.next_hand()
         self._start_hand()
+        if self.link is not None:
+            # the other's first moves of this hand may have come while the result was shown
+            self._link_events(self.link.flush(self._remote_move))
         self.autosave()
 
     def _leave_match(self):
         self.save_due = False
+        self._link_close()
         self.match = None
         self.players = [None, None]
         self.demo = False
@@ -375,11 +411,19 @@ class App:
         if not self.is_human(m.round.player):
             self.say("Wait: %s is playing" % self.names[m.round.player], True)
             return False
+        lk = self.link
+        if lk is not None and not lk.in_step():
+            self.say(lk.status() or "Link: wait", True)
+            return False
+        hand = len(m.summaries)
+        index = len(m.round.actions)
         try:
             self._apply(a)
         except GinError as e:
             self.say(str(e), True)
             return False
+        if lk is not None:
+            lk.sent(hand, index, a)
         if not self.msg_err:
             self.msg = None
         return True
@@ -416,6 +460,178 @@ class App:
         if self.mode == VS_CPU and p == 1 and rnd.player == 0:
             self.beep(SOUND_TURN)
 
+    # --- the link cable ------------------------------------------------------------------
+
+    def link_start(self):
+        """Play menu -> Link cable: wait for the other handheld (a new match)."""
+        port = getattr(self.hw, "link", None)
+        if port is None:
+            self.say("No link port here", True)
+            return
+        from link.session import LinkPlay
+
+        self._link_close()
+        self.match = None
+        self.mode = LINK
+        self.seat = 0
+        self.link = LinkPlay(port, self.hw.clock.ticks_ms(), self._random_bytes)
+        self.link.propose(self.settings["rules"])
+        self.goto(LINK_WAIT)
+
+    def _random_bytes(self, n):
+        rb = getattr(self.hw, "random_bytes", None)  # the tests' seeded source
+        if rb is not None:
+            return rb(n)
+        import os
+
+        return os.urandom(n)
+
+    def _link_resume(self, snap):
+        port = getattr(self.hw, "link", None)
+        if port is None:
+            self.say("No link port here", True)
+            return False
+        from link.session import LinkPlay
+
+        self._link_close()
+        self.seat = snap.get("seat", 0)
+        self.link = LinkPlay(port, self.hw.clock.ticks_ms(), self._random_bytes)
+        self.link.resume(self.match, self.seat, snap.get("prev", b""))
+        return True
+
+    def link_cancel(self):
+        """MENU while waiting for the other handheld, or a declined proposal: back to the title."""
+        if self.link is not None and self.link.rules is not None and self.view.sid == LINK_RULES:
+            self.link.decline()
+        self._leave_match()
+        self._peek_save()
+        self.goto(TITLE)
+
+    def link_accept(self):
+        if self.link is not None:
+            self.link.accept()
+            self.goto(LINK_WAIT)
+
+    def link_paused(self):
+        """A link match that can't go on right now (lost, or the other is not in step)."""
+        return self.link is not None and self.match is not None and not self.link.in_step()
+
+    def link_stats(self):
+        if self._lstats is None:
+            from prefs import LinkStats
+
+            st = self.saves.load_link_stats()
+            self._lstats = st if st is not None else LinkStats()
+        return self._lstats
+
+    def _link_prev(self):
+        """The actions of the hand before the live one: the other may need them to catch up."""
+        m = self.match
+        if m.state == PLAYING and m.records and m.records[-1][1]:
+            return m.records[-1][1]
+        if m.state == PLAYING and self.link is not None:
+            return self.link.prev
+        return b""
+
+    def _link_close(self):
+        if self.link is not None:
+            self.link.close(self.hw.clock.ticks_ms())
+            self.link = None
+
+    def _remote_move(self, a):
+        """The other handheld's move: None when applied, else why it is refused (nothing changed)."""
+        from gin.cards import GinError
+
+        m = self.match
+        if m is None or m.state != PLAYING:
+            return "no hand is being played"
+        if m.round.player == self.seat and self.link.in_step():
+            return "it is not the other's turn"
+        try:
+            self._apply(a)
+        except GinError as e:
+            return str(e)
+        self.idle.last = self.hw.clock.ticks_ms()  # the other moved: show it, don't dim now
+        return None
+
+    def _link_events(self, evs):
+        for kind, arg in evs:
+            if kind == "rules":
+                self.goto(LINK_RULES, arg)
+            elif kind == "start":
+                self._link_match(arg)
+            elif kind == "stop":
+                self._link_stopped(arg)
+                return
+            elif kind == "note" and arg is not None:
+                self.say(arg, self.match is not None)
+            self.dirty = True
+
+    def _link_match(self, arg):
+        from gin.cards import GinError
+        from gin.match import Match
+        from gin.rules import RuleSet
+
+        rule_bytes, seed, seat = arg
+        try:
+            rules = RuleSet.from_bytes(rule_bytes)
+        except GinError as e:  # the joiner checked them before accepting: a starter's bug
+            self._link_stopped("Rules refused: " + str(e))
+            return
+        self.mode = LINK
+        self.seat = seat
+        self.match = None
+        gc.collect()
+        self.match = Match(rules, seed)
+        self.hand_recorded = -1
+        self.aiseed = 0
+        self.link.playing(self.match)
+        self._make_players()
+        self._start_hand()
+        self.autosave()  # the deal on flash before anyone sees it
+
+    def _link_stopped(self, text):
+        """The link match can't go on: say why; the save stays as it was before the refused move."""
+        self.save_due = False
+        if self.match is not None:
+            self.autosave()
+        self._link_close()
+        self.match = None
+        self.players = [None, None]
+        self.view = None
+        gc.collect()
+        self._peek_save()
+        self.mode = self.settings["mode"]
+        from ui.link import wrap
+
+        self.goto(TEXT, ("LINK STOPPED", wrap(text), TITLE))
+
+    def _link_step(self, now):
+        lk = self.link
+        self._link_events(lk.poll(now, self._remote_move))
+        lk = self.link
+        if lk is None or self.match is None:
+            return
+        st = lk.status()
+        if st is not None:
+            if self.msg != st:
+                self.say(st, not lk.up, 60000)
+            else:
+                self.msg_until = now + 60000
+        elif self.msg is not None and (self.msg.startswith("Link") or self.msg.startswith("Catching")):
+            self.msg = None
+            self.dirty = True
+
+    def _waiting_for_other(self):
+        """Waiting for the other handheld: its answer, or its move."""
+        lk = self.link
+        if lk is None:
+            return False
+        m = self.match
+        if m is None or m.state != PLAYING:
+            return m is None
+        return m.round.player != self.seat or not lk.in_step()
+
     def _note(self, p, a, rnd):
         from ui.draw import card_str
 
@@ -439,6 +655,13 @@ class App:
             if m.state == GAME_OVER:
                 self.stats.record_match(self.level, m, 0, m.seed)
             self.saves.save_stats(self.stats)
+        elif self.mode == LINK and self.hand_recorded < n:
+            self.hand_recorded = n
+            ls = self.link_stats()
+            ls.record_hand(0, m.summaries[-1], self.seat, (m.seed, n))
+            if m.state == GAME_OVER:
+                ls.record_match(0, m, self.seat, m.seed)
+            self.saves.save_link_stats(ls)
         r = m.round.result
         if r.winner >= 0 and self.is_human(r.winner) and self.mode != WATCH:
             self.beep(SOUND_WIN)
@@ -524,7 +747,17 @@ class App:
                     self.msg = None
                     self.dirty = True
                 self.view.key(self, ev >> 2, ev & 3)
-        level = self.idle.update(now, self.settings["dim_s"], self.settings["off_s"], not self.demo)
+        if self.link is not None:
+            self._link_step(now)
+        dim_s = self.settings["dim_s"]
+        off_s = self.settings["off_s"]
+        if self._waiting_for_other():
+            # the other player is thinking: stay lit unless nobody has touched this one for long
+            if dim_s and dim_s < LINK_PATIENCE_S:
+                dim_s = LINK_PATIENCE_S
+            if off_s and off_s < 2 * LINK_PATIENCE_S:
+                off_s = 2 * LINK_PATIENCE_S
+        level = self.idle.update(now, dim_s, off_s, not self.demo)
         if level != self.level_shown:
             self._set_level(level)
         if level == OFF and self.demo:
@@ -566,6 +799,8 @@ class App:
         if self.thinking:
             return 1
         ms = 20
+        if self.link is not None:
+            ms = LINK_BUSY_MS if self.link.busy() else LINK_POLL_MS
         for t in (self.ai_due, self.redraw_at):
             if t is not None:
                 d = ticks_diff(t, now)

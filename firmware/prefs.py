@@ -110,6 +110,10 @@ _STATS_FMT_V1 = ">BIHIB%dI" % (_NF * _V1_LEVELS)
 STATS_SIZE_V1 = struct.calcsize(_STATS_FMT_V1)
 
 
+def _stats_fmt(levels):
+    return ">BIHIB%dI" % (_NF * levels)
+
+
 class LevelStats:
     """The counters of one opponent level."""
 
@@ -138,15 +142,17 @@ class Stats:
     and key=match.seed for a match.
     """
 
+    NLEVELS = LEVELS
+
     def __init__(self):
-        self.levels = [LevelStats() for _ in range(LEVELS)]
+        self.levels = [LevelStats() for _ in range(self.NLEVELS)]
         self.hand_mark = (0, 0)  # (match seed, hand count) of the last hand recorded with a key
         self.match_mark = -1  # seed of the last match recorded with a key
 
     def reset(self, level=None):
         """Zero one level's counters, or every level's (level=None)."""
         if level is None:
-            self.levels = [LevelStats() for _ in range(LEVELS)]
+            self.levels = [LevelStats() for _ in range(self.NLEVELS)]
             self.hand_mark = (0, 0)
             self.match_mark = -1
         else:
@@ -223,16 +229,23 @@ class Stats:
         match_set = 1 if self.match_mark >= 0 else 0
         match_seed = self.match_mark if match_set else 0
         return struct.pack(
-            _STATS_FMT, STATS_VERSION, self.hand_mark[0], self.hand_mark[1], match_seed, match_set, *vals
+            _stats_fmt(self.NLEVELS),
+            STATS_VERSION,
+            self.hand_mark[0],
+            self.hand_mark[1],
+            match_seed,
+            match_set,
+            *vals,
         )
 
     @classmethod
     def from_bytes(cls, data):
-        """Stats from their bytes: this version's, or version 1's (three levels)."""
-        if len(data) == STATS_SIZE:
-            vals = struct.unpack(_STATS_FMT, data)
+        """Stats from their bytes: this version's, or version 1's (three levels; Stats only)."""
+        fmt = _stats_fmt(cls.NLEVELS)
+        if len(data) == struct.calcsize(fmt):
+            vals = struct.unpack(fmt, data)
             version = STATS_VERSION
-        elif len(data) == STATS_SIZE_V1:
+        elif cls.NLEVELS == LEVELS and len(data) == STATS_SIZE_V1:
             vals = struct.unpack(_STATS_FMT_V1, data)
             version = 1
         else:
@@ -252,3 +265,9 @@ class Stats:
             if s.wins > s.matches or s.streak > s.best_streak or s.best_streak > s.wins:
                 raise ValueError("stats are inconsistent")
         return st
+
+
+class LinkStats(Stats):
+    """Link-cable matches, from this device's seat: one block of the same counters, its own file."""
+
+    NLEVELS = 1

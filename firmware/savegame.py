@@ -16,6 +16,9 @@ not misread.  A game payload (version 1)::
     hands   varint count, then per finished hand:
             1 byte  kind (bits 0-2), winner+1 (3-4), knocker+1 (5-6), wide points (7)
             1 byte points, or 2 when the wide bit is set
+    link    only in a link match (mode 3, version 2 on): seat (1 byte, this
+            device's player), then varint n and n turn tokens: the hand
+            before the live one, which the other handheld may need to catch up
     actions every remaining byte: one action of the live hand, or one whole
             turn "draw + discard c" (124 + c) / "take + discard c" (176 + c)
 
@@ -40,18 +43,22 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 from gin.levels import LEVELS
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
-from prefs import Stats, default_settings, settings_from_bytes, settings_to_bytes
+from prefs import LinkStats, Stats, default_settings, settings_from_bytes, settings_to_bytes
 
-VERSION = 1
+VERSION = 2  # 2: mode 3 (a link match) and its link fields; version 1 records still load
+READ_VERSIONS = (1, 2)
+MODE_LINK = 3
 MAGIC_GAME = b"GINg"
 MAGIC_SETTINGS = b"GINs"
 MAGIC_STATS = b"GINt"
+MAGIC_LINK_STATS = b"GINk"
 HEAD = 7  # magic, version, length
 OVERHEAD = HEAD + 4
 
 GAME_FILE = "game.sav"
 SETTINGS_FILE = "settings.sav"
 STATS_FILE = "stats.sav"
+LINK_STATS_FILE = "linkstats.sav"  # link matches: kept apart from the stats against the computer
 
 # Turn tokens: a draw followed by a discard is one byte.
 _DRAW_DISCARD = 124
@@ -101,7 +108,7 @@ def unpack_record(data, magic):
         raise SaveError("truncated" if len(data) < OVERHEAD + n else "wrong length")
     if struct.unpack(">I", data[HEAD + n :])[0] != crc32(data[: HEAD + n]) & 0xFFFFFFFF:
         raise SaveError("checksum")
-    if data[4] != VERSION:
+    if data[4] not in READ_VERSIONS:
         raise SaveError("version %d" % data[4])
     return data[HEAD : HEAD + n]
 
@@ -240,7 +247,7 @@ def encode_game(snap):
     mode = snap["mode"]
     level = snap["level"]
     sort = snap.get("sort", 0)
-    for v, hi in ((mode, 2), (level, len(LEVELS) - 1), (sort, 1)):
+    for v, hi in ((mode, MODE_LINK), (level, len(LEVELS) - 1), (sort, 1)):
         if not isinstance(v, int) or v < 0 or v > hi:
             raise ValueError("mode, level or sort out of range")
     out = bytearray()
@@ -260,17 +267,26 @@ def encode_game(snap):
         if wide:
             out.append(points >> 8)
         out.append(points & 0xFF)
+    if mode == MODE_LINK:
+        seat = snap.get("seat", 0)
+        if seat not in (0, 1):
+            raise ValueError("seat out of range")
+        out.append(seat)
+        prev = pack_actions(snap.get("prev", b""))
+        _put_uint(out, len(prev))
+        out.extend(prev)
     out.extend(pack_actions(snap["actions"]))
     return pack_record(MAGIC_GAME, out)
 
 
 def decode_game(data):
     """The snapshot dict of record bytes, checked for shape only; SaveError when it isn't one."""
-    rd = _Reader(unpack_record(data, MAGIC_GAME))
+    payload = unpack_record(data, MAGIC_GAME)
+    rd = _Reader(payload)
     flags = rd.u8()
     mode = flags & 3
     level = (flags >> 2) & 3
-    if mode > 2 or level >= len(LEVELS) or flags & 0xC0:
+    if (mode == MODE_LINK and data[4] < 2) or level >= len(LEVELS) or flags & 0xC0:
         raise SaveError("bad flags")
     rd.sint()  # the reserved byte (see the module doc)
     snap = {
@@ -295,6 +311,16 @@ def decode_game(data):
         _check_summary(kind, winner, points, knocker)
         summaries.append((kind, winner, points, knocker))
     snap["summaries"] = summaries
+    if mode == MODE_LINK:
+        seat = rd.u8()
+        if seat > 1:
+            raise SaveError("bad seat")
+        snap["seat"] = seat
+        n = rd.uint()
+        if n > len(payload) - rd.pos:
+            raise SaveError("truncated")
+        snap["prev"] = unpack_actions(payload[rd.pos : rd.pos + n])
+        rd.pos += n
     snap["actions"] = unpack_actions(rd.rest())
     return snap
 
@@ -486,6 +512,16 @@ class SaveManager:
 
     def save_stats(self, stats):
         return self._save(STATS_FILE, pack_record(MAGIC_STATS, stats.to_bytes()))
+
+    def load_link_stats(self):
+        """The link matches' LinkStats, or None when there are none (or none that verify)."""
+        st, _msg = self._load(
+            LINK_STATS_FILE, lambda d: LinkStats.from_bytes(unpack_record(d, MAGIC_LINK_STATS))
+        )
+        return st
+
+    def save_link_stats(self, stats):
+        return self._save(LINK_STATS_FILE, pack_record(MAGIC_LINK_STATS, stats.to_bytes()))
 
 
 def _reason(e):

@@ -134,7 +134,8 @@ def test_round_trip_every_field(sample_states):
 def test_encode_refuses_what_it_cannot_store():
     m = Match(RuleSet(), 1)
     for change in (
-        {"mode": 3},
+        {"mode": 4},
+        {"mode": 3, "seat": 2},
         {"level": -1},
         {"sort": 2},
         {"seed": 2**32},
@@ -284,7 +285,7 @@ def test_other_kinds_and_versions_fall_back(sample_states):
         sg.pack_record(sg.MAGIC_SETTINGS, b"\x00" * 11),
         _fix_crc(
             sg.encode_game(snap_of(sample_states[2]))[:4]
-            + b"\x02"
+            + bytes((sg.VERSION + 1,))
             + sg.encode_game(snap_of(sample_states[2]))[5:]
         ),
         b"PK\x03\x04 a zip file, not a save",
@@ -497,7 +498,7 @@ def _corrupt(rng, valid, kind):
         return sg.pack_record(sg.MAGIC_GAME, payload)
     if kind == 6:
         return bytes(rec) + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 9)))
-    rec[4] = rng.choice((0, 2, 255))
+    rec[4] = rng.choice((0, sg.VERSION + 1, 255))
     return _fix_crc(rec)
 
 
@@ -604,3 +605,36 @@ def test_endurance_at_the_match_level():
     same, sizes = endurance(16)
     assert same == 16
     assert max(sizes) <= 300
+
+
+# --- link matches (save version 2) -------------------------------------------------------------
+
+
+def test_a_link_match_save_keeps_its_seat_and_the_hand_before():
+    m = Match(RuleSet(), 5)
+    rng = random.Random(5)
+    while m.state == PLAYING:
+        m.apply(rng.choice(m.legal_actions()))
+    assert m.state == HAND_OVER
+    prev = bytes(m.round.actions)
+    m.next_hand()
+    m.apply(m.round.legal_actions()[0])
+    snap = snap_of(m)
+    snap.update({"mode": sg.MODE_LINK, "seat": 1, "prev": prev})
+    data = sg.encode_game(snap)
+    back = sg.decode_game(data)
+    assert back["mode"] == sg.MODE_LINK and back["seat"] == 1 and back["prev"] == prev
+    assert back["actions"] == bytes(m.round.actions)
+    assert match_fingerprint(sg.rebuild(back)) == match_fingerprint(m)
+
+
+def test_version_1_saves_still_load_and_cannot_claim_a_link_match():
+    m = Match(RuleSet(), 9)
+    data = sg.encode_game(snap_of(m))
+    v1 = _fix_crc(data[:4] + b"\x01" + data[5:])
+    assert match_fingerprint(sg.rebuild(sg.decode_game(v1))) == match_fingerprint(m)
+    snap = snap_of(m)
+    snap.update({"mode": sg.MODE_LINK, "seat": 0})
+    link = sg.encode_game(snap)
+    with pytest.raises(sg.SaveError):
+        sg.decode_game(_fix_crc(link[:4] + b"\x01" + link[5:]))

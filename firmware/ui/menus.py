@@ -12,6 +12,7 @@ from ui.font import NORMAL
 from ui.screens import (
     FROM_MENU,
     HELP,
+    LINK,
     MODES,
     PAUSE,
     PILE,
@@ -26,7 +27,7 @@ from ui.screens import (
     VS_CPU,
 )
 
-MODE_NAMES = ("vs CPU", "2 people", "Watch")  # by play mode
+MODE_NAMES = ("vs CPU", "2 people", "Watch", "Link cable")  # by play mode
 
 
 class Menu:
@@ -113,7 +114,7 @@ class Title(Menu):
         if app.has_save:
             out.append("continue")
         out.extend(("new", "mode"))
-        if app.settings["mode"] != TWO_PEOPLE:
+        if app.settings["mode"] != TWO_PEOPLE and app.settings["mode"] != LINK:
             out.append("level")
         out.extend(("rules", "stats", "settings", "help", "demo"))
         return out
@@ -125,7 +126,7 @@ class Title(Menu):
             if it == "continue":
                 out.append("Continue")
             elif it == "new":
-                out.append("New game")
+                out.append("Connect" if s["mode"] == LINK else "New game")
             elif it == "mode":
                 out.append(choice_row("Play", MODE_NAMES[s["mode"]]))
             elif it == "level":

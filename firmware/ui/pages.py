@@ -9,6 +9,7 @@ from ui.screens import HELP as HELP_SCREEN
 from ui.screens import PASS_SCREEN, PILE, RULES_TEXT, STATS, TABLE, TEXT, TITLE
 
 LINE = 8
+LINK_PAGE = len(LEVELS)  # the stats page after the levels: link-cable matches
 TOP = 8
 ROWS = 6
 
@@ -190,25 +191,36 @@ class StatsPage:
 
     def key(self, app, b, kind):
         if kind == keys.LONG and b == keys.KNOCK:
+            if self.level == LINK_PAGE:
+                app.reset_link_stats()
+                return
             app.reset_stats(self.level)
             app.say("Stats of this level reset")
             return
         if kind != keys.PRESS and kind != keys.REPEAT:
             return
         if b == keys.LEFT or b == keys.RIGHT:
-            self.level = (self.level + (1 if b == keys.RIGHT else -1)) % len(LEVELS)
+            self.level = (self.level + (1 if b == keys.RIGHT else -1)) % (LINK_PAGE + 1)
         elif b == keys.UP or b == keys.DOWN:
-            n = len(app.stats.lines(self.level))
+            n = len(self._lines(app))
             self.top = scrolled(self.top, 1 if b == keys.DOWN else -1, n, ROWS)
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
             app.goto(TITLE, "stats")
             return
         app.dirty = True
 
+    def _lines(self, app):
+        if self.level == LINK_PAGE:
+            return app.link_stats().lines(0)
+        return app.stats.lines(self.level)
+
     def draw(self, app, c, now):
-        header(c, "STATS \u00b7 vs " + level_title(self.level), "\u25c0\u25b6")
-        lines = app.stats.lines(self.level)
-        self.top = scrolled(self.top, 0, len(lines), ROWS)  # another level may have fewer lines
+        if self.level == LINK_PAGE:
+            header(c, "STATS \u00b7 link cable", "\u25c0\u25b6")
+        else:
+            header(c, "STATS \u00b7 vs " + level_title(self.level), "\u25c0\u25b6")
+        lines = self._lines(app)
+        self.top = scrolled(self.top, 0, len(lines), ROWS)  # another page may have fewer lines
         scroll_lines(c, lines, self.top, ROWS, TOP, LINE)
         legend(c, [(keys.KNOCK_L, "hold: reset"), (keys.MENU_L, "back")])
         return 0

@@ -38,6 +38,8 @@ HELP = const(10)
 PILE = const(11)
 TEXT = const(12)
 RULES_TEXT = const(13)
+LINK_WAIT = const(14)
+LINK_RULES = const(15)
 
 # screen id -> (module in ui/, class); a test holds each class's sid to its index
 CLASSES = (
@@ -55,6 +57,8 @@ CLASSES = (
     ("pages", "Pile"),
     ("pages", "TextPage"),
     ("pages", "RulesText"),
+    ("link", "LinkWait"),
+    ("link", "LinkRules"),
 )
 
 
@@ -73,7 +77,8 @@ def load(sid):
 VS_CPU = const(0)
 TWO_PEOPLE = const(1)
 WATCH = const(2)
-MODES = const(3)
+LINK = const(3)  # two handhelds on a link cable (or two simulators over TCP)
+MODES = const(4)
 
 # Sheet's arg: opened from the in-game menu (MENU goes back) rather than after a hand.
 FROM_MENU = const(1)

@@ -6,7 +6,7 @@ from gin.round import CANCELLED, RESULT_NAMES
 from ui import keys
 from ui.draw import header, legend, right, scrollbar, scrolled
 from ui.font import NORMAL, SMALL
-from ui.screens import FROM_MENU, OVER_SCREEN, SHEET, TABLE, VS_CPU, WATCH
+from ui.screens import FROM_MENU, LINK, OVER_SCREEN, SHEET, TABLE, VS_CPU, WATCH
 
 AUTO_MS = 3000  # watching: how long the sheet stays before the next deal
 
@@ -175,8 +175,8 @@ class GameOver:
         w = m.winner
         if w < 0:
             title = "GAME OVER \u00b7 a draw"
-        elif app.mode == VS_CPU:
-            title = "GAME OVER \u00b7 " + ("You win!" if w == 0 else "CPU wins")
+        elif app.mode == VS_CPU or app.mode == LINK:
+            title = "GAME OVER \u00b7 " + ("You win!" if w == app.seat else "%s wins" % names[w])
         else:
             title = "GAME OVER \u00b7 %s wins" % names[w]
         header(c, title)

@@ -28,7 +28,7 @@ from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cu
 from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL, text_width
 from ui.hand import groups_of, hand_groups, place
-from ui.screens import PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
+from ui.screens import LINK, PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
 
 MID_Y = 8
 HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card
@@ -44,7 +44,7 @@ def score_line(app):
     """'You 23 · CPU 45 · to 100' (Hollywood: the first open game's scores)."""
     m = app.match
     n = app.names
-    me = app.seat if app.mode == TWO_PEOPLE else 0
+    me = app.seat if app.mode == TWO_PEOPLE or app.mode == LINK else 0
     cols = m.columns
     g = 0
     while g < len(cols) - 1 and cols[g].closed:
@@ -145,7 +145,10 @@ class Table:
             return
         rnd = app.match.round
         if kind == keys.PRESS and b == keys.MENU:
-            app.goto(PAUSE)
+            if app.link_paused():
+                app.quit_to_title()  # "Link lost - reconnect, or MENU to save and quit"
+            else:
+                app.goto(PAUSE)
             return
         if b == keys.LEFT or b == keys.RIGHT:
             d = 1 if b == keys.RIGHT else -1

@@ -15,7 +15,7 @@ from prefs import Stats, default_settings
 
 # encode_game of _sample_state() on CPython: MicroPython must write the very same bytes.
 SAMPLE_LEN = 62
-SAMPLE_CRC = 0x149AFD1B
+SAMPLE_CRC = 0x4AF3EA72  # save version 2
 
 
 class PowerCut(Exception):
