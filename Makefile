@@ -85,16 +85,17 @@ play: $(VENV_STAMP) ## Play: on the Pico attached (or PORT=...): deploy, wait fo
 		$(PY) -m host_tools.simulator; \
 	fi
 
-bench: setup ## Print every benchmark table: meld search, AI, drawing, UI, saves
+bench: setup ## Print every benchmark table: meld search, AI, drawing, UI, saves, link cable
 	$(PY) -m host_tools.bench
 
 ARENA_ARGS ?= --a hard --b baseline --matches 2000 --jobs 2
 arena: setup ## Computer players against each other (ARENA_ARGS="--a hard --b baseline --matches 2000")
 	$(PY) -m host_tools.bench.arena $(ARENA_ARGS)
 
-soak: setup ## The long soaks: 10,000 hands of every level and 1,000 save-and-reboot matches
+soak: setup ## The long soaks: 10,000 hands of every level, 1,000 save-and-reboot matches, 5,000 link matches
 	$(PY) -m host_tools.bench.soak
 	$(PY) -m host_tools.bench.soak_saves
+	$(PY) -m host_tools.link.soak
 
 screenshots: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the README pictures in docs/screenshots (simulator; the web page in chromium)
 	$(PY) -m host_tools.simulator.screenshot

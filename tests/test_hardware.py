@@ -34,6 +34,8 @@ def expected_signals(pins):
         exp[(f"button {name}", "1")] = pins.BUTTONS[name]
     if pins.PIEZO is not None:
         exp[("piezo", "+")] = pins.PIEZO
+    exp[("link jack", "TIP")] = pins.LINK_TX
+    exp[("link jack", "RING1")] = pins.LINK_RX
     return exp
 
 
@@ -44,6 +46,8 @@ def table_disagreements(pins, readme_text):
     want.update({f"Button {n}": pins.BUTTONS[n] for n in pins.BUTTON_NAMES})
     if pins.PIEZO is not None:
         want["Piezo"] = pins.PIEZO
+    want["Link TX"] = pins.LINK_TX
+    want["Link RX"] = pins.LINK_RX
     for func, gpio in want.items():
         row = rows.get(func)
         if row is None:
@@ -178,6 +182,21 @@ def test_a_moved_pin_is_caught_in_every_file():
     assert wokwi_disagreements(moved, wiring_svg.diagram(moved)) == []
 
 
+def test_moved_link_pins_are_caught_and_must_be_uart_pins():
+    real = load_pins()
+    moved = SimpleNamespace(**{k: getattr(real, k) for k in dir(real) if not k.startswith("_")})
+    moved.LINK_TX, moved.LINK_RX = 16, 17  # UART0's other pair
+    problems = disagreements(moved)
+    for where in ("table:", "svg:"):
+        assert any(p.startswith(where) and "link" in p.lower() for p in problems), (where, problems)
+    assert pin_docs.validate(moved) == []
+    readme = pin_docs.render_readme((HW / "README.md").read_text(encoding="utf-8"), moved)
+    assert table_disagreements(moved, readme) == []
+    assert svg_disagreements(moved, wiring_svg.svg(moved)) == []
+    moved.LINK_TX = 14  # not a UART0 TX pin
+    assert any("UART0 TX" in e for e in pin_docs.validate(moved))
+
+
 def test_pin_map_mistakes_are_reported():
     real = load_pins()
     bad = SimpleNamespace(**{k: getattr(real, k) for k in dir(real) if not k.startswith("_")})
@@ -253,7 +272,7 @@ def test_bill_of_materials_covers_every_part_of_the_pin_map():
     n_buttons = int(re.match(r"\d+", row("push button")["qty"]).group())
     assert n_buttons >= len(load_pins().BUTTON_NAMES)
     assert "passive" in row("piezo")["part"]
-    for word in ("breadboard", "jumper", "LiPo", "charger", "switch", "Schottky"):
+    for word in ("breadboard", "jumper", "LiPo", "charger", "switch", "Schottky", "TRRS jack", "link cable"):
         row(word)
 
 

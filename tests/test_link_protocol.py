@@ -152,10 +152,10 @@ def test_a_duplicate_is_acknowledged_but_not_delivered_and_a_stale_frame_is_drop
     got = _run(clock, (ca, cb), 200)
     assert got[1] == [(0x40, b"one")]
     wire = frame.encode(bytes((0x40, 0)) + b"one")  # the same frame (seq 0) replayed
-    line._send(line.a, wire)
+    line.transmit(line.a, wire)
     got = _run(clock, (ca, cb), 200)
     assert got[1] == [] and cb.stats["dup"] == 1
-    line._send(line.a, frame.encode(bytes((0x40, 77)) + b"old"))  # a frame from another session
+    line.transmit(line.a, frame.encode(bytes((0x40, 77)) + b"old"))  # a frame from another session
     got = _run(clock, (ca, cb), 200)
     assert got[1] == [] and cb.stats["stale"] == 1
 
@@ -172,7 +172,7 @@ def test_a_stale_hello_can_not_leave_one_side_up_and_the_other_looking():
     hello = bytearray((channel.HELLO, 0))
     channel.put_u32(hello, old_b)  # ... and its old HELLO turns up late at A
     channel.put_u32(hello, 0)
-    line._send(line.b, frame.encode(bytes(hello)))
+    line.transmit(line.b, frame.encode(bytes(hello)))
     _run(clock, (ca, cb), 2000)
     assert ca.up and cb.up and ca.peer == cb.nonce and cb.peer == ca.nonce
     cb.send(0x40, b"still talking")

@@ -38,6 +38,11 @@ imports ``machine``; only device/ does.
     restarts the board (the host raises its FakeReset instead).
 ``hw.name``
     'pico' or 'host', for logs.
+``hw.link``
+    None (no link cable here), or the link cable's byte port (docs/LINK.md):
+    ``open()``, ``close()``, ``write(bytes)``, ``read()`` -> bytes or None;
+    none of them waits.  UART0 on the Pico (``device.linkport``), TCP or a
+    line model on a host (host_tools/link/).
 """
 
 # (attribute, the methods or fields it must have): tests/test_seams.py holds both
@@ -51,7 +56,7 @@ PARTS = (
     ("sound", ("tone",)),
 )
 CALLS = ("battery_mv", "log", "reset")
-FIELDS = ("feed", "name")
+FIELDS = ("feed", "name", "link")
 
 
 def missing(hw):

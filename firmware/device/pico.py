@@ -2,7 +2,7 @@
 
 ``build()`` returns the object the app is handed: the hardware contract of
 device/contract.py (clock, buttons, display, storage, led, sound,
-battery_mv(), log(), feed, reset(), name).
+battery_mv(), log(), feed, reset(), name, link).
 Nothing here raises for missing optional parts: no piezo, no battery
 divider, no display (the app blinks the LED and keeps trying).
 """
@@ -15,6 +15,7 @@ import machine
 from device import pins
 from device.buttons import BUTTON_NAMES, PicoButtons
 from device.display import Display
+from device.linkport import UartPort
 from device.storage import LOG_FILE, LOG_MAX, FileStorage
 
 NO_DRIVER = (
@@ -81,6 +82,7 @@ class PicoHw:
         self.storage = FileStorage("")
         self.sound = Piezo(pins.PIEZO) if pins.PIEZO is not None else Silent()
         self.led = Led(pins.LED)
+        self.link = UartPort()  # the link cable (UART0); set up only while a link match runs
         self._adc = None
         self._radio_cs = None
         if pins.VSYS_ADC is not None:

@@ -12,7 +12,8 @@ left edge, 21-40 up the right edge):
   9-12 (the action buttons), each group between two GND pins;
 * the display takes four pins near the top of the right edge: SDA 31, SCL 32,
   3V3(OUT) 36, GND 38;
-* the piezo is on the last left-edge pin (20), its other leg on GND (18).
+* the piezo is on the last left-edge pin (20), its other leg on GND (18);
+* the link cable takes the first three left-edge pins: UART0 TX 1, RX 2, GND 3.
 
 The Pico W, Pico 2 and Pico 2 W have the same header: the same numbers hold.
 """
@@ -60,6 +61,15 @@ PIEZO = 15  # physical pin 20; the other leg to GND, physical pin 18
 VSYS_ADC = 3
 VSYS_GPIO = 29
 VSYS_DIVIDER = 3
+
+# --- link cable: UART0 to the other handheld (docs/LINK.md) -------------------------------------
+# Three wires: this TX to the other's RX, this RX from the other's TX, and GND.  A 3.5 mm TRRS
+# jack per handheld: TX (through 1 kOhm) on the tip, RX on ring 1, GND on the sleeve; the cable
+# crosses tip and ring 1 at one end (hardware/README.md).
+LINK_UART_ID = 0
+LINK_TX = 0  # physical pin 1
+LINK_RX = 1  # physical pin 2 (internal pull-up: an unplugged jack reads idle, not noise)
+LINK_BAUD = 115200
 
 # --- on-board LED -----------------------------------------------------------------------------------
 # The name "LED" works on every Pico: GPIO25 on the Pico / Pico 2, the radio

@@ -3,6 +3,7 @@
 from ui import keys
 from ui.draw import center, header, legend, scrollbar
 from ui.font import NORMAL, SMALL
+from ui.screens import LINK_RULES, LINK_WAIT
 
 LINE = 8
 TOP = 9
@@ -36,7 +37,7 @@ def wrap(text, cols=COLS):
 class LinkWait:
     """'Waiting for the other handheld…' (and the rules' answer, and the deal); MENU cancels."""
 
-    sid = 13
+    sid = LINK_WAIT
     msg_y = 48
 
     def __init__(self, app, arg):
@@ -64,7 +65,7 @@ class LinkWait:
 class LinkRules:
     """The other handheld proposes rules: DRAW accepts, MENU declines.  arg: the rule bytes."""
 
-    sid = 14
+    sid = LINK_RULES
     msg_y = 56
 
     def __init__(self, app, arg):

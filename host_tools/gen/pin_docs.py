@@ -43,6 +43,10 @@ I2C_PINS = {
     1: {"SDA": (2, 6, 10, 14, 18, 26), "SCL": (3, 7, 11, 15, 19, 27)},
 }
 HEADER_GPIOS = tuple(int(n[2:]) for n in HEADER.values() if n.startswith("GP"))
+UART_PINS = {  # on the header
+    0: {"TX": (0, 12, 16), "RX": (1, 13, 17)},
+    1: {"TX": (4, 8), "RX": (5, 9)},
+}
 
 
 def load_pins(path: Path = PINS_FILE) -> ModuleType:
@@ -95,6 +99,10 @@ def netlist(pins: ModuleType | None = None) -> list[Wire]:
     if p.PIEZO is not None:
         wires.append(Wire("piezo", "+", physical(p.PIEZO), "PIEZO (PWM)", p.PIEZO))
         wires.append(Wire("piezo", "-", nearest_ground(physical(p.PIEZO)), "GND", None))
+    # the link cable's jack: TX (through 1 kOhm) on the tip, RX on ring 1, GND on the sleeve
+    wires.append(Wire("link jack", "TIP", physical(p.LINK_TX), f"UART{p.LINK_UART_ID} TX", p.LINK_TX))
+    wires.append(Wire("link jack", "RING1", physical(p.LINK_RX), f"UART{p.LINK_UART_ID} RX", p.LINK_RX))
+    wires.append(Wire("link jack", "SLEEVE", nearest_ground(physical(p.LINK_RX)), "GND", None))
     return wires
 
 
@@ -106,7 +114,11 @@ def validate(pins: ModuleType | None = None) -> list[str]:
         errors.append(f"GP{p.I2C_SDA} cannot be I2C{p.I2C_ID} SDA")
     if p.I2C_SCL not in I2C_PINS[p.I2C_ID]["SCL"]:
         errors.append(f"GP{p.I2C_SCL} cannot be I2C{p.I2C_ID} SCL")
-    used = [p.I2C_SDA, p.I2C_SCL] + [p.BUTTONS[n] for n in p.BUTTON_NAMES]
+    if p.LINK_TX not in UART_PINS[p.LINK_UART_ID]["TX"]:
+        errors.append(f"GP{p.LINK_TX} cannot be UART{p.LINK_UART_ID} TX")
+    if p.LINK_RX not in UART_PINS[p.LINK_UART_ID]["RX"]:
+        errors.append(f"GP{p.LINK_RX} cannot be UART{p.LINK_UART_ID} RX")
+    used = [p.I2C_SDA, p.I2C_SCL, p.LINK_TX, p.LINK_RX] + [p.BUTTONS[n] for n in p.BUTTON_NAMES]
     if p.PIEZO is not None:
         used.append(p.PIEZO)
     for g in used:
@@ -154,6 +166,13 @@ def table_rows(pins: ModuleType | None = None) -> list[tuple[str, str, str, str,
         pin = physical(p.PIEZO)
         rows.append(("Piezo", f"GP{p.PIEZO}", str(pin), f"piezo +, other leg to GND (pin {nearest_ground(pin)})",
                      "PWM tones; optional"))  # fmt: skip
+    tx, rx = physical(p.LINK_TX), physical(p.LINK_RX)
+    rows.append(("Link TX", f"GP{p.LINK_TX}", str(tx), "1 kOhm, then the link jack's tip",
+                 f"UART{p.LINK_UART_ID} at {p.LINK_BAUD} baud; to the other handheld's RX"))  # fmt: skip
+    rows.append(("Link RX", f"GP{p.LINK_RX}", str(rx), "the link jack's ring 1",
+                 "from the other handheld's TX; internal pull-up"))  # fmt: skip
+    rows.append(("Link ground", "GND", str(nearest_ground(rx)), "the link jack's sleeve",
+                 "shared with the other handheld through the cable"))  # fmt: skip
     if p.VSYS_ADC is not None:
         rows.append(("Battery sense", f"GP{p.VSYS_GPIO} (ADC{p.VSYS_ADC})", "on the board",
                      f"VSYS / {p.VSYS_DIVIDER}, the Pico's own divider", "nothing to wire; see the Pico W note"))  # fmt: skip

@@ -39,6 +39,7 @@ COLORS = {
     "SDA": "#1f77b4",
     "button": "#2ca02c",
     "piezo": "#9467bd",
+    "link": "#17becf",
 }
 
 
@@ -58,6 +59,8 @@ def _color(w: Wire) -> str:
         return COLORS["SCL"]
     if "SDA" in w.signal:
         return COLORS["SDA"]
+    if w.part == "link jack":
+        return COLORS["link"]
     return COLORS["piezo"] if w.part == "piezo" else COLORS["button"]
 
 
@@ -100,7 +103,7 @@ def svg(pins=None) -> str:
         _text(
             W / 2,
             56,
-            "Raspberry Pi Pico seen from above, USB at the top. Buttons and piezo go to GND; no resistors.",
+            "Raspberry Pi Pico seen from above, USB at the top. Buttons and piezo go to GND; the only resistor is the link's 1k.",
             13,
             "middle",
             fill="#444",
@@ -149,6 +152,9 @@ def svg(pins=None) -> str:
                 out.append(_wire([(BUTTON_X + half, by), (px, py)], w))
             else:
                 out.append(_wire([(BUTTON_X - half, by), (RAIL_X, by), (RAIL_X, py), (px, py)], w))
+        elif w.part == "link jack":  # top left, above the buttons
+            jy = pin_xy(w.pico_pin)[1]
+            out.append(_wire([(BUTTON_X + 26, jy), (px, py)], w))
         else:  # the OLED, on the right
             order = {"GND": 0, "VCC": 1, "SCL": 2, "SDA": 3}[w.part_pin]
             my = OLED_Y + 30 + order * 28
@@ -170,6 +176,22 @@ def svg(pins=None) -> str:
         out.append(f'<circle cx="{BUTTON_X}" cy="{y}" r="4" fill="#777"/>')
         out.append(_text(BUTTON_X + 28, y - 6, "+", 12, "start", "bold"))
         out.append(_text(BUTTON_X, y + 36, "PIEZO (optional)", 11, "middle", "bold"))
+        out.append("</g>")
+    # The link cable's jack, across the first three left-edge pins.
+    jack = [w for w in wires if w.part == "link jack"]
+    if jack:
+        y0 = pin_xy(min(w.pico_pin for w in jack))[1]
+        y1 = pin_xy(max(w.pico_pin for w in jack))[1]
+        out.append('<g class="part" data-part="link jack">')
+        out.append(
+            f'<rect x="{BUTTON_X - 40}" y="{y0 - 10}" width="66" height="{y1 - y0 + 20}" rx="4" fill="#444" stroke="#222"/>'
+        )
+        for w in jack:
+            jy = pin_xy(w.pico_pin)[1]
+            out.append(_text(BUTTON_X + 20, jy + 4, w.part_pin, 9, "end", "bold", "#ffffff"))
+        out.append(_text(BUTTON_X - 46, y0 + 4, "LINK", 11, "end", "bold"))
+        out.append(_text(BUTTON_X - 46, y0 + 18, "TRRS jack", 10, "end", fill="#444"))
+        out.append(_text(BUTTON_X - 46, y0 + 31, "1k on TIP", 10, "end", fill="#444"))
         out.append("</g>")
     # The OLED module.
     out.append('<g class="part" data-part="OLED">')
@@ -202,7 +224,7 @@ def svg(pins=None) -> str:
     # Legend.
     ly = H - 60
     legend = [("GND", COLORS["GND"]), ("3V3", COLORS["3V3"]), ("I2C SCL", COLORS["SCL"]), ("I2C SDA", COLORS["SDA"]),
-              ("button", COLORS["button"]), ("piezo", COLORS["piezo"])]  # fmt: skip
+              ("button", COLORS["button"]), ("piezo", COLORS["piezo"]), ("link", COLORS["link"])]  # fmt: skip
     for i, (label, color) in enumerate(legend):
         x = 60 + i * 140
         out.append(f'<line x1="{x}" y1="{ly}" x2="{x + 30}" y2="{ly}" stroke="{color}" stroke-width="4"/>')
@@ -277,6 +299,8 @@ def diagram(pins=None) -> dict:
     colors = {"GND": "black", "3V3": "red"}
     conns = []
     for w in netlist(p):
+        if w.part == "link jack":
+            continue  # Wokwi has no audio jack part: the diagram is one handheld (hardware/README.md)
         color = colors.get(
             w.signal, "blue" if "SDA" in w.signal else "gold" if "SCL" in w.signal else "green"
         )

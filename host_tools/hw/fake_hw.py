@@ -51,8 +51,9 @@ class Clock:
     ``now()`` is the unwrapped count the host schedules with.
     """
 
-    def __init__(self, start_ms=0, virtual=True):
+    def __init__(self, start_ms=0, virtual=True, speed=1.0):
         self.virtual = virtual
+        self.speed = speed  # a real-time clock may run this many times faster (head-less link runs)
         self._start = start_ms
         self._now = start_ms
         self._t0 = 0 if virtual else _monotonic_ms()
@@ -60,7 +61,7 @@ class Clock:
     def now(self):
         if self.virtual:
             return self._now
-        return self._start + _monotonic_ms() - self._t0
+        return self._start + int((_monotonic_ms() - self._t0) * self.speed)
 
     def ticks_ms(self):
         return self.now() % TICKS_PERIOD
@@ -73,7 +74,7 @@ class Clock:
         else:
             import time
 
-            time.sleep(ms / 1000)
+            time.sleep(ms / 1000 / self.speed)
 
     def advance(self, ms):
         """Virtual clocks only: let ``ms`` pass."""
@@ -347,8 +348,10 @@ class FakeHw:
         virtual=True,
         controller=False,
         present=True,
+        link=None,
+        speed=1.0,
     ):
-        self.clock = Clock(start_ms, virtual)
+        self.clock = Clock(start_ms, virtual, speed)
         self.buttons = Buttons(self.clock)
         ctl = None
         if controller:
@@ -369,6 +372,7 @@ class FakeHw:
         self.logs = []
         self.resets = 0
         self.feed = None  # the watchdog's feed on the device; no watchdog here
+        self.link = link  # the link cable's port (host_tools.link.tcp.TcpPort), or None: no cable
 
     def battery_mv(self):
         return self.battery
@@ -469,6 +473,9 @@ class AutoPlayer:
         if m is None or m.state != PLAYING or app.view.sid != TABLE:
             return False
         p = m.round.player
+        link = getattr(app, "link", None)
+        if link is not None and not link.in_step():
+            return False  # the other handheld can't hear us now, or we are catching up
         return app.is_human(p) and p == app.seat
 
     def decide(self, to_title=False):
@@ -476,12 +483,16 @@ class AutoPlayer:
         (at the final tally, or with to_title back at the title)."""
         from gin.match import GAME_OVER
         from ui.keys import DRAW
-        from ui.screens import OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE, TITLE
+        from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE, TITLE
 
         app = self.app
         sid = app.view.sid
         if sid == TABLE:
             return self._key() if self._my_turn() else WAIT
+        if sid == LINK_WAIT:
+            return WAIT  # the other handheld: its answer, the answer to our rules, the deal
+        if sid == LINK_RULES:
+            return DRAW  # accept the rules the other proposes
         if sid in (RESULT, SHEET, PASS_SCREEN):
             return DRAW  # RESULT: the first press ends the lay-offs, the next opens the sheet
         if sid == OVER_SCREEN or (app.match is not None and app.match.state == GAME_OVER):

@@ -48,7 +48,7 @@ class End:
         if not self.powered:
             return
         self.written += len(data)
-        self.line._send(self, data)
+        self.line.transmit(self, data)
 
     def read(self):
         now = self.line.clock()
@@ -129,7 +129,8 @@ class Line:
     def _chance(self, p):
         return p > 0 and self.rng is not None and self.rng.random() < p
 
-    def _send(self, src, data):
+    def transmit(self, src, data):
+        """Put bytes on the wire from end ``src`` (what End.write does; tests inject frames with it)."""
         dst = self.b if src is self.a else self.a
         now = self.clock()
         t = src.busy_until if src.busy_until > now else now

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gin.rules import PRESET_NAMES
+from ui.screens import LINK
 
 from host_tools.hw.oled_view import PALETTES
 from host_tools.simulator import keys as keymap
@@ -51,6 +52,20 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--new", action="store_true", help="skip the title screen and deal a new game")
     g.add_argument("--seed", type=int, help="deal the first new game from this seed")
     g.add_argument("--save-dir", type=Path, help=f"where saves live (default {DEFAULT_SAVE_DIR})")
+    lk = p.add_argument_group("link cable over the network (docs/LINK.md)")
+    lk.add_argument(
+        "--link-listen",
+        metavar="PORT",
+        type=int,
+        help="wait for another simulator on this TCP port (0: any free port, printed); Play: Link cable",
+    )
+    lk.add_argument("--link", metavar="HOST:PORT", help="call the simulator listening at HOST:PORT")
+    lk.add_argument(
+        "--speed",
+        type=float,
+        default=1.0,
+        help="head-less with a link: run the clock this many times faster than real time (default 1)",
+    )
     g.add_argument(
         "--replay",
         metavar="FILE",
@@ -120,6 +135,47 @@ def check_save(save_dir: Path) -> tuple[str | None, bool]:
     return f"{save_dir / GAME_FILE}: damaged ({why}); the backup copy will be used", False
 
 
+def _link_port(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """The TCP port of --link-listen / --link, or None."""
+    if args.link_listen is None and args.link is None:
+        return None
+    if args.link_listen is not None and args.link is not None:
+        parser.error("--link-listen and --link: one simulator listens, the other calls it")
+    if not 0 < args.speed <= 50:
+        parser.error("--speed must be above 0 and at most 50")
+    from host_tools.link.tcp import TcpPort, parse_address
+
+    try:
+        if args.link is not None:
+            return TcpPort(connect=parse_address(args.link))
+        if not 0 <= args.link_listen < 65536:
+            parser.error("--link-listen: the port must be 0..65535")
+        return TcpPort(listen=args.link_listen)
+    except ValueError as e:
+        parser.error(f"--link: {e}")
+    except OSError as e:
+        parser.error(f"--link-listen {args.link_listen}: {e.strerror or e}")
+
+
+def _link_report(session: Session) -> None:
+    """Head-less link runs: let the last frames go out, then print how the match ended."""
+    app = session.app
+    for _ in range(30):
+        link = getattr(app, "link", None)
+        if link is None or not link.busy():
+            break
+        session.run_for(100)
+    m = app.match
+    if m is None:
+        print("link: no match")
+        return
+    print(
+        f"link match: seed {m.seed}, hands {len(m.summaries)}, "
+        f"score {m.final_tally(0)}-{m.final_tally(1)}, winner {m.winner}, seat {app.seat}, "
+        f"{'over' if m.state == 2 else 'not over'}"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -127,6 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         overrides = _overrides(args)
     except OptionError as e:
         parser.error(str(e))
+    port = _link_port(args, parser)
+    if port is not None:
+        overrides.setdefault("mode", LINK)
+        print(f"link: {port.describe()}", flush=True)
     headless = args.script is not None or args.keys is not None or args.screenshot is not None
     steps: list[keymap.Step] = []
     try:
@@ -168,7 +228,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     problem = problem or replay_failed
 
     if headless:
-        session = Session(save_dir, virtual=True, overrides=overrides, new_game=new_game, seed=args.seed)
+        session = Session(
+            save_dir,
+            virtual=port is None,  # the other simulator lives in real time
+            overrides=overrides,
+            new_game=new_game,
+            seed=args.seed,
+            link=port,
+            speed=args.speed,
+        )
         runner = ScriptRunner(
             session,
             shots_dir=args.shots_dir,
@@ -187,9 +255,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(path)
         if runner.recorder:
             print(f"{runner.recorder.count} frames in {args.frames_dir}")
+        if port is not None:
+            _link_report(session)
+            port.shutdown()
         return 0
 
-    session = Session(save_dir, virtual=False, overrides=overrides, new_game=new_game, seed=args.seed)
+    session = Session(
+        save_dir, virtual=False, overrides=overrides, new_game=new_game, seed=args.seed, link=port
+    )
     if problem and session.startup_message is None:
         session.startup_message = problem
     if args.frames_dir is not None:  # record an interactive session too

@@ -15,12 +15,12 @@ from gin.rules import (
     PRESET_NAMES,
     RuleSet,
 )
-from ui.screens import TWO_PEOPLE, VS_CPU, WATCH
+from ui.screens import LINK, TWO_PEOPLE, VS_CPU, WATCH
 
 DEFAULT_SAVE_DIR = Path.home() / ".gin-handheld"  # the player's own saves
 
-MODES = {"vs": VS_CPU, "pass": TWO_PEOPLE, "watch": WATCH}
-MODE_TITLES = ("vs computer", "two people", "watch")  # by mode number
+MODES = {"vs": VS_CPU, "pass": TWO_PEOPLE, "watch": WATCH, "link": LINK}
+MODE_TITLES = ("vs computer", "two people", "watch", "link cable")  # by mode number
 LEVELS = {name: i for i, name in enumerate(LEVEL_TITLES)}  # the one list: gin/levels.py
 
 _ENUM_VALUES = {

@@ -33,9 +33,13 @@ class Session:
         new_game: bool = False,
         resume: bool = False,
         seed: int | None = None,
+        link=None,
+        speed: float = 1.0,
     ) -> None:
         folder = Path(save_dir) if save_dir is not None else DEFAULT_SAVE_DIR
-        self.hw = FakeHw(start_ms=start_ms, save_dir=folder, virtual=virtual, controller=True)
+        self.hw = FakeHw(
+            start_ms=start_ms, save_dir=folder, virtual=virtual, controller=True, link=link, speed=speed
+        )
         self.clock = self.hw.clock
         self.buttons = self.hw.buttons
         self.display = self.hw.display
@@ -75,9 +79,22 @@ class Session:
 
     # ---- virtual time
     def run_for(self, ms: int) -> None:
-        """Let ``ms`` of virtual time pass, stepping the app as the device loop would."""
+        """Let ``ms`` of virtual time pass, stepping the app as the device loop would.
+
+        A real-time clock (a head-less run with a link: the other simulator lives in real time)
+        sleeps for real instead, at the clock's speed.
+        """
         clock = self.clock
         end = clock.now() + max(0, ms)
+        if not clock.virtual:
+            while True:
+                sleep = self.step()
+                left = end - clock.now()
+                if left <= 0:
+                    return
+                if self.buttons.busy():
+                    sleep = min(sleep, SAMPLE_MS)
+                clock.sleep_ms(max(1, min(sleep, left)))
         while True:
             sleep = self.step()
             now = clock.now()

@@ -39,6 +39,7 @@ class End:
         self.rng = None
         self.loss = 0
         self.lost = 0
+        self.lie = False  # rewrite this device's REVEAL: a device that changed its secret
 
     def open(self):
         self.buf = bytearray()
@@ -47,6 +48,10 @@ class End:
         pass
 
     def write(self, data):
+        if self.lie and data[-1] == 0:
+            body = frame.decode(data[:-1])
+            if body is not None and body[0] == session.REVEAL:
+                data = frame.encode(body[:2] + b"\x02" * 16)
         for b in data:
             if self.rng.chance(self.loss):
                 self.lost += 1
@@ -198,14 +203,8 @@ def test_a_forged_move_is_refused_and_a_bad_reveal_stops_the_deal():
     assert other.stopped is not None and "refused" in other.stopped
     assert mover.stopped is not None and mover.stopped.startswith("The other handheld refused")
 
+    # a modified device: it commits to one secret and reveals another (rewritten on its wire)
     x, y = _pair(9, 0)
-    y.lp.rand_bytes = lambda n: b"\x01" * n
-    real_deal = y.lp._deal
-
-    def lying_deal():
-        real_deal()
-        y.lp.secret = b"\x02" * 16  # commits to 0x01..., reveals 0x02...
-
-    y.lp._deal = lying_deal
+    y.lp.port.lie = True
     _run((x, y), 6000)
     assert x.stopped == session.MSG_REVEAL and x.match is None
