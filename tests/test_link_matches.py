@@ -380,3 +380,19 @@ def test_link_stats_are_kept_apart_and_seen_from_each_seat():
         assert ls.levels[0].wins == (1 if winner == side.app.seat else 0)
         _settings, stats, _msg = sm.load_profile()
         assert all(lv.hands == 0 and lv.matches == 0 for lv in stats.levels)
+
+
+def test_each_device_shows_only_its_own_hand():
+    from gin.cards import hand_cards
+
+    duo = Duo(seed=12, faults=Faults.clean(), rules=RuleSet(target=25), max_steps=400)
+    duo.play()  # stops early (max_steps): the first hand is on the table
+    a, b = (s.app for s in duo.sides)
+    assert a.match is not None and b.match is not None and a.seat != b.seat
+    for app, other in ((a, b), (b, a)):
+        if app.view.sid != TABLE:
+            continue
+        shown = set(app.view.layout(app))
+        assert shown == set(hand_cards(app.match.round.hands[app.seat]))
+        assert not shown & set(hand_cards(other.match.round.hands[other.seat]))
+        assert app.names[app.seat] == "You" and app.names[1 - app.seat] == "Other"

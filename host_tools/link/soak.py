@@ -71,6 +71,7 @@ def main(argv=None):
     t0 = time.perf_counter()
     work = [(a.first + i, a.target) for i in range(a.matches)]
     failed = []
+    done = 0
     totals = {"steps": 0, "virtual_ms": 0, "moves": 0, "reboots": 0, "cuts": 0, "max_steps": 0}
     with ProcessPoolExecutor(a.jobs) as ex:
         for seed, name, ok, why, steps, vms, moves, reboots, cuts, _dt in ex.map(one, work, chunksize=8):
@@ -83,6 +84,12 @@ def main(argv=None):
             if not ok:
                 failed.append(seed)
                 print("FAILED seed %d (%s): %s" % (seed, name, why), flush=True)
+            done += 1
+            if done % 250 == 0:
+                print(
+                    "... %d matches, %d failed, %.0f s" % (done, len(failed), time.perf_counter() - t0),
+                    flush=True,
+                )
     n = a.matches
     print(
         "%d matches to %d: %d ok, %d failed; %d moves, %d reboots, %d cable pulls; "
