@@ -389,10 +389,13 @@ def test_each_device_shows_only_its_own_hand():
     duo.play()  # stops early (max_steps): the first hand is on the table
     a, b = (s.app for s in duo.sides)
     assert a.match is not None and b.match is not None and a.seat != b.seat
+    checked = 0
     for app, other in ((a, b), (b, a)):
         if app.view.sid != TABLE:
             continue
+        checked += 1
         shown = set(app.view.layout(app))
         assert shown == set(hand_cards(app.match.round.hands[app.seat]))
         assert not shown & set(hand_cards(other.match.round.hands[other.seat]))
         assert app.names[app.seat] == "You" and app.names[1 - app.seat] == "Other"
+    assert checked == 2
