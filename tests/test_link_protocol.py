@@ -54,8 +54,10 @@ def test_a_frame_body_has_bounds():
         frame.encode(bytes(frame.MAX_BODY + 1))
 
 
-def test_crc16_is_the_ccitt_false_check_value():
-    assert frame.crc16(b"123456789") == 0x29B1
+def test_the_frame_check_is_crc32():
+    assert frame.check(b"123456789") == bytes.fromhex("CBF43926")
+    assert frame.decode(frame.encode(b"abc")[:-1]) == b"abc"
+    assert len(frame.encode(bytes((0x16, 1, 2, 3, 104)))) == 5 + 4 + 2
 
 
 # --- the channel ----------------------------------------------------------------------------------

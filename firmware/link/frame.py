@@ -1,6 +1,6 @@
 """Frames on the wire: a body and its CRC, COBS-encoded, ended by a zero byte.
 
-    wire  = COBS(body + CRC-16/CCITT(body), big-endian) + 0x00
+    wire  = COBS(body + CRC-32(body), big-endian) + 0x00
     body  = type (1) [seq (1)] payload (0..MAX_BODY-2)
 
 COBS (consistent overhead byte stuffing) removes every zero byte from the
@@ -8,8 +8,16 @@ encoded frame, so a zero always ends a frame and a receiver that lost,
 gained or garbled bytes finds the next frame at the next zero: nothing
 needs a length field that a lost byte could throw off.  A damaged frame
 fails its CRC and is dropped; the channel (link.channel) resends it.
-Overhead: 1 COBS byte per 254 + the zero + 2 CRC bytes.
+Overhead: 1 COBS byte per 254 + the zero + 4 CRC bytes.
+
+Why CRC-32 (``binascii.crc32``, C code on the rp2 firmware) and not a
+CRC-16: a lossy line damages many frames (about one move in seven at 1% byte
+loss), and a 16-bit check lets one damaged frame in 65,536 through.  The
+5,000-match soak met exactly that with CRC-16 (a garbled HELLO that passed);
+with 32 bits it is one in four billion.
 """
+
+from binascii import crc32
 
 try:
     from micropython import const
@@ -20,18 +28,15 @@ except ImportError:  # CPython
 
 
 MAX_BODY = const(48)  # the longest body (HELLO and COMMIT are the big ones)
-MAX_WIRE = const(MAX_BODY + 4)  # body + CRC + COBS code byte + the zero
+CRC_BYTES = const(4)
+MAX_WIRE = const(MAX_BODY + CRC_BYTES + 2)  # body + CRC + COBS code byte + the zero
 END = const(0)
 
 
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF): catches every burst of up to 16 bits."""
-    for b in data:
-        crc ^= b << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else crc << 1
-        crc &= 0xFFFF
-    return crc
+def check(data):
+    """The frame check: CRC-32 (IEEE 802.3, as zlib and binascii), as 4 big-endian bytes."""
+    c = crc32(data) & 0xFFFFFFFF
+    return bytes(((c >> 24) & 0xFF, (c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF))
 
 
 def encode(body):
@@ -39,10 +44,8 @@ def encode(body):
     n = len(body)
     if n == 0 or n > MAX_BODY:
         raise ValueError("frame body of %d bytes" % n)
-    c = crc16(body)
     raw = bytearray(body)
-    raw.append(c >> 8)
-    raw.append(c & 0xFF)
+    raw.extend(check(body))
     out = bytearray(len(raw) + 2)
     code_at = 0
     code = 1
@@ -82,12 +85,12 @@ def decode(enc):
         i = end
         if i < n:
             out.append(0)  # bodies are shorter than 254 bytes: every code but the last stands for a zero
-    if len(out) < 3:
+    if len(out) < CRC_BYTES + 1:
         return None
-    body = out[:-2]
-    if crc16(body) != (out[-2] << 8) | out[-1]:
+    body = bytes(out[:-CRC_BYTES])
+    if check(body) != bytes(out[-CRC_BYTES:]):
         return None
-    return bytes(body)
+    return body
 
 
 class Decoder:

@@ -105,9 +105,10 @@ def seed_of(starter_secret, joiner_secret):
 
 
 def rules_crc(rule_bytes):
-    from link.frame import crc16
+    """16 bits of the rules' CRC-32: both devices must play the same rules."""
+    from binascii import crc32
 
-    return crc16(rule_bytes)
+    return crc32(rule_bytes) & 0xFFFF
 
 
 def position(match):
@@ -311,8 +312,7 @@ class LinkPlay:
     def _up(self, f, now, ev):
         """The link is up: check the other's versions, then where each of us is."""
         if len(f) < 13:
-            self._fail("Link: the other handheld sent a short greeting", ev)
-            return
+            return  # not a greeting this firmware can read (a damaged one): wait for the next
         if f[0] != PROTOCOL:
             self._fail("Link protocol %d there, %d here: update both" % (f[0], PROTOCOL), ev)
             return

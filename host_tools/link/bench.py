@@ -236,7 +236,7 @@ def main(argv=None):
         print(json.dumps(res, indent=2))
         return 0
     f = res["frames"]
-    print("Frame bytes (wire, COBS + CRC-16 + the zero):")
+    print("Frame bytes (wire, COBS + CRC-32 + the zero):")
     print(
         f"  MOVE {f['move']} + ACK {f['ack']} = {f['per_move']} bytes per move "
         f"({f['per_move'] * 10 * 1000 / BAUD:.2f} ms of line at {BAUD} baud)"
