@@ -162,10 +162,18 @@ class LinkPlay:
         return self.chan.up
 
     def in_step(self):
-        """Up and caught up with the other: a move may be made."""
+        """Up and caught up with the other: a move may be made.
+
+        A hand's first move also waits until the other has acknowledged everything sent so far:
+        so a device can never run a whole hand ahead of one that was switched off meanwhile
+        (a non-dealer can take the upcard and go gin without the other moving at all).
+        """
         if not self.chan.up or self.state != PLAYING or self.match is None or self.note is not None:
             return False
-        return self.peer_pos is None or not _before(position(self.match), self.peer_pos)
+        pos = position(self.match)
+        if pos[1] == 0 and self.chan.busy():
+            return False
+        return self.peer_pos is None or not _before(pos, self.peer_pos)
 
     def busy(self):
         return self.chan.busy()
@@ -401,13 +409,14 @@ class LinkPlay:
         return True
 
     def _hand_actions(self, m, n, h):
+        """The actions of hand h, from the live round, the match's records, or the saved hand before."""
         live = n if m.state == M_PLAYING else n - 1
         if h == live:
             return m.round.actions
-        if h == live - 1:
-            if m.records and len(m.records) >= n and m.records[h][1]:
-                return m.records[h][1]
-            return self.prev if self.prev else None
+        if 0 <= h < live and h < len(m.records) and m.records[h][1]:
+            return m.records[h][1]  # played since this device last started: in memory
+        if h == live - 1 and self.prev:
+            return self.prev
         return None
 
     def _message(self, t, p, now, ev):
