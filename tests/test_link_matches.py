@@ -314,7 +314,8 @@ def test_the_joiner_sees_the_rules_and_accepts_with_draw():
     p.peer.send(session.RULES, rules.to_bytes())
     p.run(200)
     assert p.app.view.sid == LINK_RULES
-    assert "Target: 150" in p.app.view.lines and "Oklahoma: upcard limit" in p.app.view.lines
+    assert p.app.view.lines == rules.describe()  # the proposed rules, as the rules screen words them
+    assert "Target: 150" in p.app.view.lines
     _press(p, keys.DRAW)
     assert p.sent(session.ACCEPT) == [b""] and len(p.sent(session.COMMIT)) == 1
 
