@@ -314,7 +314,9 @@ def test_the_joiner_sees_the_rules_and_accepts_with_draw():
     p.peer.send(session.RULES, rules.to_bytes())
     p.run(200)
     assert p.app.view.sid == LINK_RULES
-    assert p.app.view.lines == rules.describe()  # the proposed rules, as the rules screen words them
+    from ui.pages import rule_lines
+
+    assert p.app.view.lines == rule_lines(rules)  # the proposed rules, as the rules screen words them
     assert "Target: 150" in p.app.view.lines
     _press(p, keys.DRAW)
     assert p.sent(session.ACCEPT) == [b""] and len(p.sent(session.COMMIT)) == 1

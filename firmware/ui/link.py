@@ -75,7 +75,9 @@ class LinkRules:
         self.top = 0
         self.ok = True
         try:
-            self.lines = RuleSet.from_bytes(arg).describe()
+            from ui.pages import rule_lines
+
+            self.lines = rule_lines(RuleSet.from_bytes(arg))
         except GinError as e:
             self.ok = False
             self.lines = wrap("Rules this handheld can't play: " + str(e))
