@@ -62,6 +62,10 @@ class Session:
             app.next_seed = self.seed  # the next match deals from it; later ones from the clock
         if new_game:
             app.new_game()
+        elif "mode" in self.overrides and not resume and getattr(app.view, "sid", None) == 0:
+            # --mode asks for that mode: the title offers New game first, not Continue
+            # (which would resume the saved match in whatever mode it was played)
+            app.goto(0, "new")
         return app
 
     def step(self) -> int:
