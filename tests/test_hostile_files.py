@@ -19,7 +19,7 @@ from gin.match import Match
 from gin.rules import RuleSet
 from prefs import Stats
 
-from host_tools.fake_hw import FakeHw
+from host_tools.hw.fake_hw import FakeHw
 from nonsense import cases, raw_game, settings_cases, split_game, stats_cases, summary_bytes
 from savecheck import check_invariants, states
 

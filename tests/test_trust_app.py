@@ -6,7 +6,7 @@ from device.storage import FileStorage, MemFS
 from gin.match import Match
 from gin.rules import RuleSet
 
-from host_tools.fake_hw import Bot, Driver, FakeHw
+from host_tools.hw.fake_hw import Bot, Driver, FakeHw
 
 
 def _title_with_save(snap_match, **hw_kw):
