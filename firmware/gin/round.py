@@ -498,10 +498,8 @@ class Observation:
         self.legal = rnd.legal_actions() if self.to_act else []
         self.arrangements = None
         if rnd.phase == SPREAD and self.to_act:
-            # tuples all the way down: the engine's own list stays out of reach
-            self.arrangements = tuple(
-                (tuple(tuple(m) for m in melds_), tuple(dead)) for melds_, dead in rnd.arrangements
-            )
+            # copies all the way down: the engine's own lists stay out of reach
+            self.arrangements = [([list(m) for m in ms], list(dead)) for ms, dead in rnd.arrangements]
         self.scores = None  # filled in by the match: (my total, opponent total, target)
 
     def opp_known(self):
