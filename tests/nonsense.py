@@ -151,7 +151,8 @@ def cases(rng, bases, n_random=2000):
         out.append(("flags %d" % flags, raw_game(**dict(base(), flags=flags))))
     for v in (-(1 << 27), -2, -1, 0, 1, 2, 12, 13, 51, 52, 53, 127, 128, (1 << 27) - 1):
         out.append(("screen %d" % v, raw_game(**dict(base(), screen=v))))
-        out.append(("cursor %d" % v, raw_game(**dict(base(), cursor=v))))
+        for f in fields:  # the cursor on every base: some are the player's discard turn
+            out.append(("cursor %d" % v, raw_game(**dict(f, cursor=v))))
     for v in U32_EDGES:
         out.append(("seed %d" % v, raw_game(**dict(base(), seed=v))))
         out.append(("aiseed %d" % v, raw_game(**dict(base(), aiseed=v))))

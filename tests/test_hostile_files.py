@@ -16,6 +16,7 @@ import savegame as sg
 from app import TITLE, App
 from device.storage import FileStorage, MemFS
 from gin.match import Match
+from gin.round import DISCARD_PHASE
 from gin.rules import RuleSet
 from prefs import Stats
 
@@ -46,11 +47,13 @@ def bases():
         (RuleSet.preset_rules("modern", oklahoma=True, oklahoma_spade_double=True), 33),
     ):
         for m in states(rules, seed, 6):
-            out.append(
-                sg.encode_game(
-                    sg.snapshot_of(m, screen=1, cursor=m.round.cards_of(0)[0] if m.round.cards_of(0) else 0)
-                )
-            )
+            cur = m.round.cards_of(0)[0] if m.round.cards_of(0) else 0
+            out.append(sg.encode_game(sg.snapshot_of(m, screen=1, cursor=cur)))
+    # and the player's own discard turn, where the table counts the hand without the cursor card
+    m = Match(RuleSet(), 34)
+    while not (m.round.phase == DISCARD_PHASE and m.round.player == 0):
+        m.apply(m.round.legal_actions()[0])
+    out.append(sg.encode_game(sg.snapshot_of(m, screen=1, cursor=m.round.cards_of(0)[0])))
     return out
 
 
@@ -91,8 +94,20 @@ def test_every_boundary_of_the_game_record_boots_without_raising(bases):
 
 def test_the_boot_path_survives_a_sample_of_them(bases):
     rng = random.Random(3434)
-    sample = cases(rng, bases, n_random=800)[::3]
-    assert len(sample) > 1300
+    every = cases(rng, bases, n_random=600)
+    # Every case of the fields the first frames read (flags, screen, cursor, seeds, rules,
+    # counts), every other action case, every fourth summary case and random mix.
+    sample = []
+    for i, (label, rec) in enumerate(every):
+        if label.startswith("action"):
+            keep = i % 2 == 0
+        elif label.startswith(("summary", "random")):
+            keep = i % 4 == 0
+        else:
+            keep = True
+        if keep:
+            sample.append((label, rec))
+    assert len(sample) > 1300 and sum(1 for lb, _ in sample if lb.startswith("cursor")) >= 200
     for label, rec in sample:
         backup = bases[rng.randrange(len(bases))] if rng.random() < 0.3 else None
         files = {sg.GAME_FILE: rec}
