@@ -27,8 +27,8 @@ DEFAULT_SETTINGS = {
 
 SETTINGS_KEYS = ("contrast", "dim_s", "off_s", "sound", "left", "hints", "level", "rules", "mode")
 
-_SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
-_SETTINGS_HEAD = struct.calcsize(_SETTINGS_FMT)
+SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
+_SETTINGS_HEAD = struct.calcsize(SETTINGS_FMT)
 SETTINGS_SIZE = _SETTINGS_HEAD + 2 * len(RULE_FIELDS)  # the rules are RuleSet.to_bytes()
 
 
@@ -59,8 +59,7 @@ def settings_to_bytes(settings):
     RuleSet.from_bytes(rules)  # refuse to store rules that could not be read back
     flags = (1 if s["sound"] else 0) | (2 if s["left"] else 0) | (4 if s["hints"] else 0)
     return (
-        struct.pack(_SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"])
-        + rules
+        struct.pack(SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"]) + rules
     )
 
 
@@ -68,7 +67,7 @@ def settings_from_bytes(data):
     """The settings dict of packed bytes; ValueError (GinError for rules) when they don't make sense."""
     if len(data) != SETTINGS_SIZE:
         raise ValueError("settings have the wrong size")
-    contrast, dim_s, off_s, flags, level, mode = struct.unpack(_SETTINGS_FMT, data[:_SETTINGS_HEAD])
+    contrast, dim_s, off_s, flags, level, mode = struct.unpack(SETTINGS_FMT, data[:_SETTINGS_HEAD])
     if flags > 7 or level >= LEVELS or mode >= MODES:
         raise ValueError("settings out of range")
     rules = bytes(data[_SETTINGS_HEAD:])
@@ -105,8 +104,8 @@ _NF = len(STAT_FIELDS)
 # hard) still loads: the expert's counters start at zero.
 STATS_VERSION = 2
 # version, hand mark (seed, hands), match mark (seed, set), then every counter of every level
-_STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
-STATS_SIZE = struct.calcsize(_STATS_FMT)
+STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
+STATS_SIZE = struct.calcsize(STATS_FMT)
 _V1_LEVELS = 3
 _STATS_FMT_V1 = ">BIHIB%dI" % (_NF * _V1_LEVELS)
 STATS_SIZE_V1 = struct.calcsize(_STATS_FMT_V1)
@@ -247,14 +246,14 @@ class Stats:
         match_set = 1 if self.match_mark >= 0 else 0
         match_seed = self.match_mark if match_set else 0
         return struct.pack(
-            _STATS_FMT, STATS_VERSION, self.hand_mark[0], self.hand_mark[1], match_seed, match_set, *vals
+            STATS_FMT, STATS_VERSION, self.hand_mark[0], self.hand_mark[1], match_seed, match_set, *vals
         )
 
     @classmethod
     def from_bytes(cls, data):
         """Stats from their bytes: this version's, or version 1's (three levels)."""
         if len(data) == STATS_SIZE:
-            vals = struct.unpack(_STATS_FMT, data)
+            vals = struct.unpack(STATS_FMT, data)
             version = STATS_VERSION
         elif len(data) == STATS_SIZE_V1:
             vals = struct.unpack(_STATS_FMT_V1, data)

@@ -277,7 +277,7 @@ def encode_game(snap):
     for kind, winner, points, knocker in summaries:
         if not (0 <= kind <= 7 and -1 <= winner <= 1 and -1 <= knocker <= 1 and 0 <= points <= 0xFFFF):
             raise ValueError("bad hand summary")
-        _check_summary(kind, winner, points, knocker)
+        check_summary(kind, winner, points, knocker)
         wide = points > 0xFF
         out.append(kind | ((winner + 1) << 3) | ((knocker + 1) << 5) | (0x80 if wide else 0))
         if wide:
@@ -323,14 +323,14 @@ def decode_game(data):
         points = rd.u8()
         if b & 0x80:
             points = (points << 8) | rd.u8()
-        _check_summary(kind, winner, points, knocker)
+        check_summary(kind, winner, points, knocker)
         summaries.append((kind, winner, points, knocker))
     snap["summaries"] = summaries
     snap["actions"] = unpack_actions(rd.rest())
     return snap
 
 
-def _check_summary(kind, winner, points, knocker):
+def check_summary(kind, winner, points, knocker):
     # Match.restore trusts summaries; a winner of -1 on a won hand would index
     # the wrong player, so the shape of each result is checked here.
     from gin.round import CANCELLED, UNDERCUT

@@ -13,7 +13,7 @@ import struct
 
 import savegame as sg
 from gin.rules import FIELDS, RuleSet
-from prefs import _SETTINGS_FMT, _STATS_FMT, STAT_FIELDS
+from prefs import SETTINGS_FMT, STAT_FIELDS, STATS_FMT
 
 VARINT_EDGES = (0, 1, 51, 52, 63, 64, 127, 128, 0xFFFF, 0x10000, (1 << 21) - 1, (1 << 28) - 1)
 U32_EDGES = (0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF)
@@ -118,14 +118,14 @@ def split_game(rec):
 
 def _rule_edges():
     """Per field: values at and around its limits (and beyond what a varint field may hold)."""
-    from gin.rules import _BOOL_FIELDS, _LIMITS
+    from gin.rules import BOOL_FIELDS, LIMITS
 
     out = []
     for i, f in enumerate(FIELDS):
-        if f in _BOOL_FIELDS:
+        if f in BOOL_FIELDS:
             vals = (0, 1, 2, 255, 0xFFFF, 0x10000)
         else:
-            lo, hi = _LIMITS[f]
+            lo, hi = LIMITS[f]
             vals = (0, lo - 1 if lo else 0, lo, hi, hi + 1, 0xFFFF, 0x10000)
         for v in sorted(set(vals)):
             out.append((i, v))
@@ -238,7 +238,7 @@ def settings_cases(rng):
             out.append(
                 (
                     "settings %s=%d" % (name, v),
-                    sealed(sg.MAGIC_SETTINGS, struct.pack(_SETTINGS_FMT, *vals) + rules),
+                    sealed(sg.MAGIC_SETTINGS, struct.pack(SETTINGS_FMT, *vals) + rules),
                 )
             )
     for i, v in _rule_edges():
@@ -248,7 +248,7 @@ def settings_cases(rng):
         out.append(
             (
                 "settings rule %s=%d" % (FIELDS[i], v),
-                sealed(sg.MAGIC_SETTINGS, struct.pack(_SETTINGS_FMT, *base) + rules),
+                sealed(sg.MAGIC_SETTINGS, struct.pack(SETTINGS_FMT, *base) + rules),
             )
         )
     for n in (0, 1, 7, 20, 45, 47, 200):
@@ -269,30 +269,28 @@ def stats_cases(rng):
             out.append(
                 (
                     "stat %d=%d" % (i, edge),
-                    sealed(sg.MAGIC_STATS, struct.pack(_STATS_FMT, 1, 0, 0, 0, 0, *vals)),
+                    sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, 0, *vals)),
                 )
             )
         vals = [edge] * n
         out.append(
-            ("every stat=%d" % edge, sealed(sg.MAGIC_STATS, struct.pack(_STATS_FMT, 1, 0, 0, 0, 0, *vals)))
+            ("every stat=%d" % edge, sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, 0, *vals)))
         )
     for hs, hn, ms, mset in ((0xFFFFFFFF, 0xFFFF, 0xFFFFFFFF, 1), (0, 0, 0, 2), (5, 3, 0, 255)):
-        out.append(
-            ("marks", sealed(sg.MAGIC_STATS, struct.pack(_STATS_FMT, 1, hs, hn, ms, mset, *([0] * n))))
-        )
+        out.append(("marks", sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, hs, hn, ms, mset, *([0] * n)))))
     for _ in range(200):
         vals = [rng.choice((0, 1, 5, 0xFFFFFFFF, rng.randrange(1 << 32))) for _ in range(n)]
         out.append(
             (
                 "random stats",
-                sealed(sg.MAGIC_STATS, struct.pack(_STATS_FMT, 1, 0, 0, 0, rng.randrange(2), *vals)),
+                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, rng.randrange(2), *vals)),
             )
         )
     for v in (0, 2, 255):
         out.append(
             (
                 "stats version %d" % v,
-                sealed(sg.MAGIC_STATS, struct.pack(_STATS_FMT, v, 0, 0, 0, 0, *([0] * n))),
+                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, v, 0, 0, 0, 0, *([0] * n))),
             )
         )
     return out

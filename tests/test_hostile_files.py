@@ -180,8 +180,10 @@ def test_a_record_at_the_size_limit_loads_and_the_next_move_does_not_crash():
     assert app.match is not None and len(app.match.summaries) == n, app.msg
     m = app.match
     tones = len(hw.sound.tones)
-    for _ in range(10):  # moves of either side: each grows the record past the limit
-        app._apply(m.round.legal_actions()[0])
+    for _ in range(40):  # moves of either side: each grows the record past the limit
+        if app.is_human(m.round.player):
+            app.act(m.round.legal_actions()[0])
+        hw.clock.advance(1000)  # the computer's pace
         app.step()
     assert app.saves.error == sg.MSG_TOO_LONG
     assert app.msg == sg.MSG_TOO_LONG or len(hw.sound.tones) > tones

@@ -76,8 +76,12 @@ def test_the_flash_full_message_is_said_once_until_a_save_succeeds():
 
 def test_failed_settings_and_stats_saves_are_reported():
     class Full(MemFS):
+        full = True
+
         def write(self, path, data):
-            raise OSError(28)
+            if self.full:
+                raise OSError(28)
+            super().write(path, data)
 
     hw = FakeHw(start_ms=1000)
     hw.fs = Full()
@@ -88,7 +92,10 @@ def test_failed_settings_and_stats_saves_are_reported():
     d.keys("DOWN RIGHT")  # Play: vs CPU -> 2 people (a setting)
     assert app.msg == sg.MSG_NO_FLASH and app.msg_err
     app.msg = None
-    app.saves._told = False  # as after a save that succeeded
+    hw.fs.full = False
+    d.keys("RIGHT")  # another setting, saved this time
+    assert app.msg is None
+    hw.fs.full = True
     app.stats.record_hand(0, (2, 0, 25, 0))
     app.saves.save_stats(app.stats)
     app.report_save_error()

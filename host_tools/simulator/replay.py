@@ -193,7 +193,7 @@ def load_save(data: bytes, source: str = "") -> Record:
 
 def _summaries(value, rules: RuleSet) -> list[tuple[int, int, int, int]]:
     """A save's finished hands, each [kind, winner, points, knocker], checked as a save's are."""
-    from savegame import SaveError, _check_summary, check_summaries
+    from savegame import SaveError, check_summaries, check_summary
 
     if not isinstance(value, list):
         raise ReplayError("summaries must be a list of [kind, winner, points, knocker]")
@@ -207,7 +207,7 @@ def _summaries(value, rules: RuleSet) -> list[tuple[int, int, int, int]]:
         ):
             raise ReplayError(f"summary {i + 1}: [kind, winner, points, knocker], four small whole numbers")
         try:
-            _check_summary(*s)
+            check_summary(*s)
         except SaveError as e:
             raise ReplayError(f"summary {i + 1}: {e}") from None
         out.append(tuple(s))
