@@ -13,7 +13,7 @@ import struct
 
 import savegame as sg
 from gin.rules import FIELDS, RuleSet
-from prefs import SETTINGS_FMT, STAT_FIELDS, STATS_FMT
+from prefs import LEVELS, SETTINGS_FMT, STAT_FIELDS, STATS_FMT, STATS_VERSION
 
 VARINT_EDGES = (0, 1, 51, 52, 63, 64, 127, 128, 0xFFFF, 0x10000, (1 << 21) - 1, (1 << 28) - 1)
 U32_EDGES = (0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF)
@@ -261,7 +261,7 @@ def settings_cases(rng):
 def stats_cases(rng):
     """CRC-valid stats records: counters at 0, 1, 2**31, 2**32-1; marks at their edges; contradictions."""
     out = []
-    n = len(STAT_FIELDS) * 3
+    n = len(STAT_FIELDS) * LEVELS
     for edge in (0, 1, 0x7FFFFFFF, 0xFFFFFFFE, 0xFFFFFFFF):
         for i in range(n):
             vals = [0] * n
@@ -269,24 +269,34 @@ def stats_cases(rng):
             out.append(
                 (
                     "stat %d=%d" % (i, edge),
-                    sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, 0, *vals)),
+                    sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, 0, *vals)),
                 )
             )
         vals = [edge] * n
         out.append(
-            ("every stat=%d" % edge, sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, 0, *vals)))
+            (
+                "every stat=%d" % edge,
+                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, 0, *vals)),
+            )
         )
     for hs, hn, ms, mset in ((0xFFFFFFFF, 0xFFFF, 0xFFFFFFFF, 1), (0, 0, 0, 2), (5, 3, 0, 255)):
-        out.append(("marks", sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, hs, hn, ms, mset, *([0] * n)))))
+        out.append(
+            (
+                "marks",
+                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, hs, hn, ms, mset, *([0] * n))),
+            )
+        )
     for _ in range(200):
         vals = [rng.choice((0, 1, 5, 0xFFFFFFFF, rng.randrange(1 << 32))) for _ in range(n)]
         out.append(
             (
                 "random stats",
-                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, 1, 0, 0, 0, rng.randrange(2), *vals)),
+                sealed(
+                    sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, rng.randrange(2), *vals)
+                ),
             )
         )
-    for v in (0, 2, 255):
+    for v in (0, STATS_VERSION + 1, 255):
         out.append(
             (
                 "stats version %d" % v,
