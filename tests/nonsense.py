@@ -104,7 +104,7 @@ def split_game(rec):
     summaries = b"".join(summary_bytes(k, w, p, kn) for (k, w, p, kn) in snap["summaries"])
     return {
         "flags": snap["mode"] | snap["level"] << 2 | snap["sort"] << 4 | (0x20 if snap["over"] else 0),
-        "screen": snap["screen"],
+        "screen": 0,  # the reserved byte
         "cursor": snap["cursor"],
         "seed": snap["seed"],
         "aiseed": snap["aiseed"],

@@ -13,7 +13,7 @@ from test_app import board as machine  # noqa: F401  (the fake `machine` fixture
 
 
 def _saved_game(tmp_path):
-    rec = sg.encode_game(sg.snapshot_of(Match(RuleSet(), 77), screen=1))
+    rec = sg.encode_game(sg.snapshot_of(Match(RuleSet(), 77)))
     (tmp_path / sg.GAME_FILE).write_bytes(rec)
     return rec
 

@@ -48,12 +48,12 @@ def bases():
     ):
         for m in states(rules, seed, 6):
             cur = m.round.cards_of(0)[0] if m.round.cards_of(0) else 0
-            out.append(sg.encode_game(sg.snapshot_of(m, screen=1, cursor=cur)))
+            out.append(sg.encode_game(sg.snapshot_of(m, cursor=cur)))
     # and the player's own discard turn, where the table counts the hand without the cursor card
     m = Match(RuleSet(), 34)
     while not (m.round.phase == DISCARD_PHASE and m.round.player == 0):
         m.apply(m.round.legal_actions()[0])
-    out.append(sg.encode_game(sg.snapshot_of(m, screen=1, cursor=m.round.cards_of(0)[0])))
+    out.append(sg.encode_game(sg.snapshot_of(m, cursor=m.round.cards_of(0)[0])))
     return out
 
 

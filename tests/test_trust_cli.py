@@ -9,10 +9,10 @@ import savegame as sg
 from gin.match import Match
 from gin.rules import RuleSet
 
-from host_tools.hw import sim_hw as sim_hw_mod
 from host_tools.simulator import cli as simulator
 from host_tools.simulator import keys as keymap
 from host_tools.simulator import replay
+from host_tools.simulator import session as session_mod
 from host_tools.simulator.options import MODES
 from host_tools.simulator.session import Session
 
@@ -29,7 +29,7 @@ def home_saves(tmp_path, monkeypatch):
     """The 'real' save folder of this test: the simulator's default, pointed into tmp_path."""
     d = tmp_path / "home-saves"
     monkeypatch.setattr(simulator, "DEFAULT_SAVE_DIR", d)
-    monkeypatch.setattr(sim_hw_mod, "DEFAULT_SAVE_DIR", d)
+    monkeypatch.setattr(session_mod, "DEFAULT_SAVE_DIR", d)
     return d
 
 
@@ -39,7 +39,7 @@ def _player_save(folder):
     for a in (106, 106, 104, m.round.hands[1 - m.dealer] and 0):
         if m.round.is_legal(a):
             m.apply(a)
-    rec = sg.encode_game(sg.snapshot_of(m, screen=1, mode=0))
+    rec = sg.encode_game(sg.snapshot_of(m, mode=0))
     (folder / sg.GAME_FILE).write_bytes(rec)
     return rec
 
