@@ -2,7 +2,12 @@
 
 - An unexpected exception is written to crash.log in flash (full traceback),
   shown on the screen in one line, and the board restarts into the saved game.
-- A hardware watchdog (8 s) restarts a hung loop the same way.
+- A hardware watchdog (8 s) restarts a hung loop the same way.  The log
+  names a hang only when the watchdog really fired: deliberate restarts
+  leave a flag first (device/pico.py).
+- A crash-proof boot (device/bootguard.py): a save that makes the app fail
+  while starting, or in its first moments after resuming, twice in a row, is
+  moved aside (game.bad) and the board comes up at the title saying so.
 - Safe mode (boot.py: the safe button held at power-on) skips all of this and
   leaves the REPL free.  Ctrl-C from a terminal stops the app and the
   watchdog, for the same reason.
@@ -13,6 +18,7 @@ import time
 
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
 CRASH_SHOW_MS = 5000  # long enough to read a scrolling line once
+NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
 
 
 def one_line(e):
@@ -65,8 +71,8 @@ def _safe_mode():
 def _has_save(hw):
     """Is there a game to resume?  Only the file's presence: the app checks it properly."""
     st = hw.storage
-    try:
-        return st.fs.exists(st.path("game.sav")) or st.fs.exists(st.path("game.sav.bak"))
+    try:  # sizes only (an emptied file is no game: see FileStorage.remove)
+        return st.exists("game.sav") or st.exists("game.sav.bak")
     except Exception:  # noqa: BLE001 - a strange flash: the app will say what it finds
         return False
 
@@ -113,17 +119,28 @@ def main():
     from ui.splash import show_title
 
     show_title(hw.display, _has_save(hw))
-    if pico.woke_from_watchdog():
+    deliberate = pico.was_deliberate(hw.storage)
+    hung = pico.woke_from_watchdog() and not deliberate
+    if hung:
         hw.log("--- watchdog reset: the loop hung")
+    from device.bootguard import BootGuard
+
+    guard = BootGuard(hw.storage)
+    note = guard.start(hung)
+    if guard.set_aside:
+        hw.log("--- the app failed twice at start-up: set aside " + " ".join(guard.set_aside))
     try:
         from app import App
 
         # Every boot resumes the saved game where it was: power cut, crash or hang alike.
         app = App(hw, True)
+        if note:
+            app.say(note, False, NOTE_MS)
         feed = pico.start_watchdog(WDT_MS)
         hw.feed = feed
         step = app.step
         ready = hw.buttons.ready
+        t0 = time.ticks_ms()
         while True:
             ms = step()
             feed()
@@ -131,12 +148,16 @@ def main():
             while ms > 0 and not ready():
                 time.sleep_ms(1)
                 ms -= 1
+            if guard.early:  # the first moments: a failure now counts towards setting the save aside
+                guard.tick(time.ticks_diff(time.ticks_ms(), t0))
     except KeyboardInterrupt:
         pico.stop_watchdog()
         hw.buttons.stop()
+        pico.mark_deliberate(hw.storage)  # the host's reset that follows is not a hang
         print("Stopped: the REPL is yours.")
     except Exception as e:
-        crash(hw, e, pico.restart)
+        guard.failed()
+        crash(hw, e, lambda: pico.restart(hw.storage))
 
 
 if __name__ == "__main__":

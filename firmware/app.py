@@ -147,21 +147,42 @@ class App:
     # --- settings and saves ------------------------------------------------
 
     def _peek_save(self):
-        """Is there a saved game?  Only looks for the files: loading waits for Continue."""
-        st = self.hw.storage
-        self.has_save = (
-            st.read(GAME_FILE) is not None
-            or st.read_temp(GAME_FILE) is not None
-            or st.read_backup(GAME_FILE) is not None
-        )
+        """Is there a saved game?  Only looks at the files' sizes: loading waits for Continue."""
+        self.has_save = self.saves.has_game()
+
+    def saved_match_line(self):
+        """'37–12, hand 4': the saved match in a few words, or None when none loads.
+
+        Asked before New game replaces it; a save that doesn't load is reported
+        (its one-line message) and counts as none.
+        """
+        if not self.has_save:
+            return None
+        snap, msg = self.saves.load_game()
+        if snap is None:
+            self.has_save = False
+            if msg:
+                self.say(msg)
+            return None
+        m = snap["match"]
+        hand = len(m.summaries) + (0 if snap["over"] else 1)
+        return "%d–%d, hand %d" % (m.score_of(0), m.score_of(1), hand)
+
+    def report_save_error(self):
+        """Say a failed save once; again only after a save succeeded in between."""
+        err = self.saves.take_error()
+        if err:
+            self.say(err, True)
 
     def save_settings(self):
         self.saves.save_settings(self.settings)
+        self.report_save_error()
 
     def reset_stats(self, level):
         """Zero the statistics against one computer level, on flash too."""
         self.stats.reset(level)
         self.saves.save_stats(self.stats)
+        self.report_save_error()
 
     def reset_link_stats(self):
         """Zero the link-cable statistics, on flash too."""
@@ -185,12 +206,12 @@ class App:
             snap["seat"] = self.seat
             snap["prev"] = self._link_prev()
         self.saves.save_game(snap)
-        if self.saves.error:
-            self.say(self.saves.error, True)
-        self.has_save = True
+        self.report_save_error()
+        self.has_save = self.saves.has_game()
 
     def clear_save(self):
         self.saves.clear_game()
+        self.report_save_error()
         self.has_save = False
 
     # --- screens --------------------------------------------------------------
@@ -343,7 +364,10 @@ class App:
         self.ai_due = None
         if self.match.round.phase != OVER:
             self._start_view()
-            self.cursor = snap["cursor"]
+            c = snap["cursor"]
+            # a card of the shown hand, or none (the table then picks one)
+            h = self.match.round.hands[self.seat]
+            self.cursor = c if 0 <= c < 52 and h[c // 13] >> (c % 13) & 1 else -1
         else:
             self.goto(RESULT)
 
@@ -655,6 +679,7 @@ class App:
             if m.state == GAME_OVER:
                 self.stats.record_match(self.level, m, 0, m.seed)
             self.saves.save_stats(self.stats)
+            self.report_save_error()
         elif self.mode == LINK and self.hand_recorded < n:
             self.hand_recorded = n
             ls = self.link_stats()
@@ -662,6 +687,7 @@ class App:
             if m.state == GAME_OVER:
                 ls.record_match(0, m, self.seat, m.seed)
             self.saves.save_link_stats(ls)
+            self.report_save_error()
         r = m.round.result
         if r.winner >= 0 and self.is_human(r.winner) and self.mode != WATCH:
             self.beep(SOUND_WIN)

@@ -7,6 +7,7 @@ knows what the fields are and how to pack them.
 import struct
 
 from gin import levels
+from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
 from ui.screens import MODES
 
@@ -26,8 +27,9 @@ DEFAULT_SETTINGS = {
 
 SETTINGS_KEYS = ("contrast", "dim_s", "off_s", "sound", "left", "hints", "level", "rules", "mode")
 
-_SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
-_SETTINGS_HEAD = struct.calcsize(_SETTINGS_FMT)
+SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
+_SETTINGS_HEAD = struct.calcsize(SETTINGS_FMT)
+SETTINGS_SIZE = _SETTINGS_HEAD + 2 * len(RULE_FIELDS)  # the rules are RuleSet.to_bytes()
 
 
 def default_settings():
@@ -57,16 +59,15 @@ def settings_to_bytes(settings):
     RuleSet.from_bytes(rules)  # refuse to store rules that could not be read back
     flags = (1 if s["sound"] else 0) | (2 if s["left"] else 0) | (4 if s["hints"] else 0)
     return (
-        struct.pack(_SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"])
-        + rules
+        struct.pack(SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"]) + rules
     )
 
 
 def settings_from_bytes(data):
     """The settings dict of packed bytes; ValueError (GinError for rules) when they don't make sense."""
-    if len(data) < _SETTINGS_HEAD:
-        raise ValueError("settings too short")
-    contrast, dim_s, off_s, flags, level, mode = struct.unpack(_SETTINGS_FMT, data[:_SETTINGS_HEAD])
+    if len(data) != SETTINGS_SIZE:
+        raise ValueError("settings have the wrong size")
+    contrast, dim_s, off_s, flags, level, mode = struct.unpack(SETTINGS_FMT, data[:_SETTINGS_HEAD])
     if flags > 7 or level >= LEVELS or mode >= MODES:
         raise ValueError("settings out of range")
     rules = bytes(data[_SETTINGS_HEAD:])
@@ -103,11 +104,20 @@ _NF = len(STAT_FIELDS)
 # hard) still loads: the expert's counters start at zero.
 STATS_VERSION = 2
 # version, hand mark (seed, hands), match mark (seed, set), then every counter of every level
-_STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
-STATS_SIZE = struct.calcsize(_STATS_FMT)
+STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
+STATS_SIZE = struct.calcsize(STATS_FMT)
 _V1_LEVELS = 3
 _STATS_FMT_V1 = ">BIHIB%dI" % (_NF * _V1_LEVELS)
 STATS_SIZE_V1 = struct.calcsize(_STATS_FMT_V1)
+# Counters stop here instead of overflowing their 32-bit field: a stats file
+# at the limit keeps loading and saving (and the game keeps counting nothing more).
+STAT_MAX = 0xFFFFFFFF
+
+
+def _up(v, by=1):
+    """v + by, saturating at STAT_MAX."""
+    v += by
+    return v if v < STAT_MAX else STAT_MAX
 
 
 def _stats_fmt(levels):
@@ -123,6 +133,17 @@ class LevelStats:
 
     def values(self):
         return [getattr(self, name) for name in STAT_FIELDS]
+
+    def consistent(self):
+        """Counters that recording can produce: no more wins than matches, no more gins,
+        big gins and undercuts together than hands, streaks within the wins, and no
+        best margin without a win."""
+        return (
+            self.wins <= self.matches
+            and self.streak <= self.best_streak <= self.wins
+            and self.gins + self.big_gins + self.undercuts_given + self.undercuts_taken <= self.hands
+            and (self.wins > 0 or self.best_match == 0)
+        )
 
 
 def _field(result, i, name):
@@ -170,6 +191,8 @@ class Stats:
         kind = _field(hand_result, 0, "kind")
         winner = _field(hand_result, 1, "winner")
         knocker = _field(hand_result, 3, "knocker")
+        if s.hands == STAT_MAX:
+            return True  # saturated: the per-kind counters must not pass the hands either
         s.hands += 1
         if kind == CANCELLED:
             return True
@@ -191,6 +214,8 @@ class Stats:
                 return False
             self.match_mark = key
         s = self.levels[level]
+        if s.matches == STAT_MAX:
+            return True  # saturated (wins <= matches must keep holding)
         s.matches += 1
         if match.winner == me:
             s.wins += 1
@@ -199,7 +224,7 @@ class Stats:
                 s.best_streak = s.streak
             margin = match.final_tally(me) - match.final_tally(1 - me)
             if margin > s.best_match:
-                s.best_match = margin
+                s.best_match = margin if margin < STAT_MAX else STAT_MAX
         else:
             s.streak = 0  # a loss or a drawn Hollywood match ends the run of wins
         return True
@@ -223,9 +248,7 @@ class Stats:
         vals = []
         for s in self.levels:
             for v in s.values():
-                if v < 0 or v > 0xFFFFFFFF:
-                    raise ValueError("stat out of range")
-                vals.append(v)
+                vals.append(0 if v < 0 else v if v < STAT_MAX else STAT_MAX)
         match_set = 1 if self.match_mark >= 0 else 0
         match_seed = self.match_mark if match_set else 0
         return struct.pack(
@@ -262,7 +285,7 @@ class Stats:
             for name in STAT_FIELDS:
                 setattr(s, name, vals[i])
                 i += 1
-            if s.wins > s.matches or s.streak > s.best_streak or s.best_streak > s.wins:
+            if not s.consistent():
                 raise ValueError("stats are inconsistent")
         return st
 

@@ -29,6 +29,14 @@ the other summaries, so the result screen comes back with its melds.
 Loading tries the file, then a fully written temporary copy, then the backup,
 each verified down to a legal replay of the match; a record that fails any
 check is damaged, and the next copy is tried.  Nothing here raises to the app.
+
+Every field is checked for meaning, not only for shape: ranges (the cursor
+is a card or none), the rules (a RuleSet that validates), each finished
+hand's summary against what those rules can score, the live hand replayed
+move by move through the engine, the match state against the "over" flag.
+Reads are bounded: a file longer than the largest record this firmware can
+write (``MAX_GAME``, 4 KB) is refused without being read, and the app never
+writes a record it could not read back.
 """
 
 import struct
@@ -40,10 +48,19 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 
 # gin.match and gin.round are imported where used: the title screen needs saves
 # (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
+from device.storage import TooLong
 from gin.levels import LEVELS
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
-from prefs import LinkStats, Stats, default_settings, settings_from_bytes, settings_to_bytes
+from prefs import (
+    SETTINGS_SIZE,
+    STATS_SIZE,
+    LinkStats,
+    Stats,
+    default_settings,
+    settings_from_bytes,
+    settings_to_bytes,
+)
 
 VERSION = 2  # 2: mode 3 (a link match) and its link fields; version 1 records still load
 READ_VERSIONS = (1, 2)
@@ -67,12 +84,21 @@ _TOKEN_END = 228
 
 _VARINT_MAX = 1 << 28  # 4 varint bytes: keeps every int small on the RP2040
 
+# The largest records this firmware writes and reads.  A game record grows by
+# 2-3 bytes per finished hand (real matches: 21 hands at most in the 1,000-match
+# soak, 159 bytes); 4 KB holds over 1,200 hands, and the app says "Can't save:
+# too long" rather than write more.  Settings and stats have fixed sizes.
+MAX_GAME = 4096
+CURSOR_NONE = -1  # the cursor is a card id (0-51) or none
+MAX_DEADWOOD = 98  # of ten cards: two of each ten-count rank (80) and two nines, nothing melds
+
 # One-line messages for the screen (at most 21 characters).
 MSG_BACKUP = "Backup save loaded"
 MSG_LOST = "Save lost: new game"
 MSG_SETTINGS = "Settings reset"
 MSG_STATS = "Stats were lost"
 MSG_NO_FLASH = "Can't save: flash"
+MSG_TOO_LONG = "Can't save: too long"
 
 
 class SaveError(ValueError):
@@ -82,9 +108,9 @@ class SaveError(ValueError):
 # --- the record container -------------------------------------------------------
 
 
-def pack_record(magic, payload):
+def pack_record(magic, payload, limit=0xFFFF + OVERHEAD):
     n = len(payload)
-    if n > 0xFFFF:
+    if n > 0xFFFF or n + OVERHEAD > limit:
         raise ValueError("record too large")
     body = bytearray(magic)
     body.append(VERSION)
@@ -95,10 +121,12 @@ def pack_record(magic, payload):
     return bytes(body)
 
 
-def unpack_record(data, magic):
-    """The payload of a record; SaveError with the reason otherwise."""
+def unpack_record(data, magic, limit=0xFFFF + OVERHEAD):
+    """The payload of a record of at most ``limit`` bytes; SaveError with the reason otherwise."""
     if data is None:
         raise SaveError("missing")
+    if len(data) > limit:
+        raise SaveError("too long")
     if len(data) < OVERHEAD:
         raise SaveError("truncated")
     if data[:4] != magic:
@@ -250,10 +278,13 @@ def encode_game(snap):
     for v, hi in ((mode, MODE_LINK), (level, len(LEVELS) - 1), (sort, 1)):
         if not isinstance(v, int) or v < 0 or v > hi:
             raise ValueError("mode, level or sort out of range")
+    cursor = snap.get("cursor", 0)
+    if not CURSOR_NONE <= cursor < 52:
+        raise ValueError("cursor out of range")
     out = bytearray()
     out.append(mode | (level << 2) | (sort << 4) | (0x20 if snap.get("over") else 0))
     out.append(0)  # reserved (see the module doc)
-    _put_sint(out, snap.get("cursor", 0))
+    _put_sint(out, cursor)
     out.extend(struct.pack(">II", snap["seed"], snap.get("aiseed", 0)))
     _put_rules(out, snap["rules"])
     summaries = snap["summaries"]
@@ -261,7 +292,7 @@ def encode_game(snap):
     for kind, winner, points, knocker in summaries:
         if not (0 <= kind <= 7 and -1 <= winner <= 1 and -1 <= knocker <= 1 and 0 <= points <= 0xFFFF):
             raise ValueError("bad hand summary")
-        _check_summary(kind, winner, points, knocker)
+        check_summary(kind, winner, points, knocker)
         wide = points > 0xFF
         out.append(kind | ((winner + 1) << 3) | ((knocker + 1) << 5) | (0x80 if wide else 0))
         if wide:
@@ -276,12 +307,15 @@ def encode_game(snap):
         _put_uint(out, len(prev))
         out.extend(prev)
     out.extend(pack_actions(snap["actions"]))
-    return pack_record(MAGIC_GAME, out)
+    return pack_record(MAGIC_GAME, out, MAX_GAME)
 
 
 def decode_game(data):
-    """The snapshot dict of record bytes, checked for shape only; SaveError when it isn't one."""
-    payload = unpack_record(data, MAGIC_GAME)
+    """The snapshot dict of record bytes, checked field by field; SaveError when it isn't one.
+
+    rebuild() checks the rest: the summaries against the rules, the replay.
+    """
+    payload = unpack_record(data, MAGIC_GAME, MAX_GAME)
     rd = _Reader(payload)
     flags = rd.u8()
     mode = flags & 3
@@ -299,8 +333,13 @@ def decode_game(data):
         "aiseed": rd.u32(),
         "rules": _get_rules(rd),
     }
+    if not CURSOR_NONE <= snap["cursor"] < 52:
+        raise SaveError("bad cursor")
     summaries = []
-    for _ in range(rd.uint()):
+    count = rd.uint()
+    if 2 * count > len(rd.data) - rd.pos:
+        raise SaveError("truncated")  # each hand takes 2 bytes or more: don't loop on a huge count
+    for _ in range(count):
         b = rd.u8()
         kind = b & 7
         winner = ((b >> 3) & 3) - 1
@@ -308,7 +347,7 @@ def decode_game(data):
         points = rd.u8()
         if b & 0x80:
             points = (points << 8) | rd.u8()
-        _check_summary(kind, winner, points, knocker)
+        check_summary(kind, winner, points, knocker)
         summaries.append((kind, winner, points, knocker))
     snap["summaries"] = summaries
     if mode == MODE_LINK:
@@ -325,7 +364,7 @@ def decode_game(data):
     return snap
 
 
-def _check_summary(kind, winner, points, knocker):
+def check_summary(kind, winner, points, knocker):
     # Match.restore trusts summaries; a winner of -1 on a won hand would index
     # the wrong player, so the shape of each result is checked here.
     from gin.round import CANCELLED, UNDERCUT
@@ -340,9 +379,42 @@ def _check_summary(kind, winner, points, knocker):
         raise SaveError("bad hand summary")
 
 
+def check_summaries(rules, summaries):
+    """SaveError unless each hand summary is a score these rules can produce.
+
+    The bounds follow round.py's scoring: a knock wins its deadwood difference
+    (at least 1), an undercut the difference plus the undercut bonus, gin and
+    big gin their bonus plus the defender's deadwood (at most MAX_DEADWOOD),
+    all times the Oklahoma spade multiplier where it is on.  With a knock limit
+    of 0 (Straight gin) only gin ends a hand; big gin only where it is on.
+    """
+    from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, UNDERCUT
+
+    limit = 0 if rules.straight else rules.knock_limit
+    mult = 2 if rules.oklahoma and rules.oklahoma_spade_double else 1
+    for s in summaries:
+        kind, points = s[0], s[2]
+        if kind == CANCELLED:
+            lo, hi = 0, 0
+        elif kind == KNOCK_WIN:
+            lo, hi = (1, MAX_DEADWOOD * mult) if limit else (1, 0)
+        elif kind == UNDERCUT:
+            lo, hi = rules.undercut_bonus, (limit + rules.undercut_bonus) * mult
+            if not limit:
+                hi = -1
+        elif kind == GIN:
+            lo, hi = rules.gin_bonus, (rules.gin_bonus + MAX_DEADWOOD) * mult
+        elif kind == BIG_GIN_WIN and rules.big_gin:
+            lo, hi = rules.big_gin_bonus, (rules.big_gin_bonus + MAX_DEADWOOD) * mult
+        else:
+            lo, hi = 1, 0
+        if not lo <= points <= hi:
+            raise SaveError("impossible hand result")
+
+
 def rebuild(snap):
     """The Match a snapshot describes, replayed and checked; SaveError (or GinError) when it can't be."""
-    from gin.match import GAME_OVER, PLAYING, Match
+    from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
     from gin.round import OVER
 
     rules = RuleSet.from_bytes(snap["rules"])
@@ -350,20 +422,24 @@ def rebuild(snap):
     summaries = snap["summaries"]
     actions = snap["actions"]
     n = len(summaries)
+    check_summaries(rules, summaries)
     if snap.get("over"):
         if not n or not actions:
             raise SaveError("no finished hand")
         m = Match.restore(rules, seed, summaries[:-1], actions)
         if m.round.phase != OVER or len(m.summaries) != n or m.summaries[-1] != tuple(summaries[-1]):
             raise SaveError("hand result differs")
+        if m.state != HAND_OVER and m.state != GAME_OVER:
+            raise SaveError("hand result differs")
     else:
         m = Match.restore(rules, seed, summaries, actions)
         if len(m.summaries) != n:
             raise SaveError("hands after the end")
         if m.state == GAME_OVER:
-            if actions:
-                raise SaveError("moves after the end")
-        elif m.state != PLAYING:
+            # The app clears a finished match; one saved without its result
+            # screen would come back as a table where no button works.
+            raise SaveError("finished match")
+        if m.state != PLAYING:
             raise SaveError("live hand already over")
     m.round.check_invariants()
     return m
@@ -409,9 +485,11 @@ class SaveManager:
 
     def __init__(self, storage):
         self.storage = storage
-        self.error = None  # the last save failure, as a screen line
+        self.error = None  # the last save failure, as a screen line (None after a success)
         self.log = []  # why copies were refused, for the crash log
         self.last_size = 0
+        self._told = False  # the current failure was handed to the app (take_error)
+        self._cleared = False  # clear_game() ran: no game, whatever the flash kept
         self._written = {}  # name -> the bytes its current file holds, when known
         self._trusted = {}  # name -> the current file verified (may become the backup)
 
@@ -422,16 +500,23 @@ class SaveManager:
 
         A temporary copy that verifies is never older than the backup: it
         survives only when the power failed after it was written in full and
-        before the final rename, so it is tried before the backup.
+        before the final rename, so it is tried before the backup.  Each copy
+        is read only up to the largest record of its kind; an empty file is
+        no file (what clear_game leaves where the flash refused a removal).
         """
         st = self.storage
+        limit = _LIMITS[name]
         damaged = False
         for suffix, read in (("", st.read), (".tmp", st.read_temp), (".bak", st.read_backup)):
             try:
-                data = read(name)
+                data = read(name, limit)
+            except TooLong as e:
+                self.log.append("%s%s: too long (%s)" % (name, suffix, _reason(e)))
+                damaged = True
+                continue
             except Exception:  # a storage that misbehaves counts as a missing copy
                 data = None
-            if data is None:
+            if not data:
                 continue
             try:
                 value = decode(data)
@@ -447,26 +532,33 @@ class SaveManager:
         self._trusted[name] = False
         return None, (MSG_LOST if damaged else None)
 
+    def has_game(self):
+        """Is there a saved game to offer?  Only looks at the files' sizes: nothing is read."""
+        if self._cleared:
+            return False
+        st = self.storage
+        for n in (GAME_FILE, GAME_FILE + ".tmp", GAME_FILE + ".bak"):
+            try:
+                if st.exists(n):
+                    return True
+            except Exception:
+                pass
+        return False
+
     def load_game(self):
         """(snapshot dict or None, one-line message or None); never raises.
 
         The snapshot carries the contract's keys plus 'over' and 'match' (the
         rebuilt gin.match.Match, so the app need not replay it again).
         """
-
-        def decode(data):
-            snap = decode_game(data)
-            snap["match"] = _rebuild_any(snap)
-            return snap
-
-        return self._load(GAME_FILE, decode)
+        if self._cleared:
+            return None, None
+        return self._load(GAME_FILE, _decode_game_checked)
 
     def load_profile(self):
         """(settings dict, Stats, one-line message or None); defaults where nothing verifies."""
-        settings, m1 = self._load(
-            SETTINGS_FILE, lambda d: settings_from_bytes(unpack_record(d, MAGIC_SETTINGS))
-        )
-        stats, m2 = self._load(STATS_FILE, lambda d: Stats.from_bytes(unpack_record(d, MAGIC_STATS)))
+        settings, m1 = self._load(SETTINGS_FILE, _decode_settings)
+        stats, m2 = self._load(STATS_FILE, _decode_stats)
         msg = None
         if settings is None:
             settings = default_settings()
@@ -480,48 +572,140 @@ class SaveManager:
 
     # --- saving -----------------------------------------------------------------
 
+    def take_error(self):
+        """The save failure to show, once: None until a save succeeds and another fails."""
+        if self.error is None or self._told:
+            return None
+        self._told = True
+        return self.error
+
+    def _fail(self, msg):
+        self.error = msg
+
+    def _verify(self, name):
+        """Does the current file verify?  Asked before its first replacement, so a
+        damaged file (never loaded this session) is not promoted to the backup."""
+        try:
+            data = self.storage.read(name, _LIMITS[name])
+            if not data:
+                return True  # nothing to keep: any backup stays as it is
+            _DECODERS[name](data)
+        except Exception:
+            return False
+        return True
+
     def _save(self, name, data):
         if self._written.get(name) == data:
             return 0  # nothing changed: spare the flash
+        if name not in self._trusted:
+            self._trusted[name] = self._verify(name)
         try:
-            n = self.storage.write_atomic(name, data, self._trusted.get(name, True))
+            n = self.storage.write_atomic(name, data, self._trusted[name])
         except OSError:
-            self.error = MSG_NO_FLASH
+            self._fail(MSG_NO_FLASH)
             self._written.pop(name, None)
             return 0
         self.error = None
+        self._told = False
         self._written[name] = data
         self._trusted[name] = True
         return n
 
     def save_game(self, snapshot):
-        """Write the game; returns the bytes written (0 when unchanged or when the flash refused)."""
-        data = encode_game(snapshot)
+        """Write the game; returns the bytes written (0 when unchanged or when it can't be saved).
+
+        Never raises: a flash that refuses sets ``error`` to MSG_NO_FLASH, a
+        match too long for a record MSG_TOO_LONG, and play goes on.
+        """
+        try:
+            data = encode_game(snapshot)
+        except ValueError:
+            self._fail(MSG_TOO_LONG)
+            return 0
         n = self._save(GAME_FILE, data)
         if n:
+            self._cleared = False
             self.last_size = n
         return n
 
     def clear_game(self):
-        self.storage.remove(GAME_FILE)
+        """Forget the game (a finished or abandoned match).  Whatever the flash does, it doesn't
+        come back this session; False (and ``error``) when a copy could not be deleted or emptied."""
+        self._cleared = True
         self._written.pop(GAME_FILE, None)
         self._trusted[GAME_FILE] = True
+        try:
+            gone = self.storage.remove(GAME_FILE)
+        except Exception:
+            gone = False
+        if gone is False:
+            self._fail(MSG_NO_FLASH)
+            return False
+        return True
 
     def save_settings(self, settings):
-        return self._save(SETTINGS_FILE, pack_record(MAGIC_SETTINGS, settings_to_bytes(settings)))
+        try:
+            data = pack_record(MAGIC_SETTINGS, settings_to_bytes(settings))
+        except Exception:
+            self._fail(MSG_NO_FLASH)
+            return 0
+        return self._save(SETTINGS_FILE, data)
 
     def save_stats(self, stats):
-        return self._save(STATS_FILE, pack_record(MAGIC_STATS, stats.to_bytes()))
+        try:
+            data = pack_record(MAGIC_STATS, stats.to_bytes())
+        except Exception:
+            self._fail(MSG_NO_FLASH)
+            return 0
+        return self._save(STATS_FILE, data)
 
     def load_link_stats(self):
         """The link matches' LinkStats, or None when there are none (or none that verify)."""
-        st, _msg = self._load(
-            LINK_STATS_FILE, lambda d: LinkStats.from_bytes(unpack_record(d, MAGIC_LINK_STATS))
-        )
+        st, _msg = self._load(LINK_STATS_FILE, _decode_link_stats)
         return st
 
     def save_link_stats(self, stats):
-        return self._save(LINK_STATS_FILE, pack_record(MAGIC_LINK_STATS, stats.to_bytes()))
+        try:
+            data = pack_record(MAGIC_LINK_STATS, stats.to_bytes())
+        except Exception:
+            self._fail(MSG_NO_FLASH)
+            return 0
+        return self._save(LINK_STATS_FILE, data)
+
+
+def _decode_game_checked(data):
+    snap = decode_game(data)
+    snap["match"] = _rebuild_any(snap)
+    return snap
+
+
+def _decode_settings(data):
+    return settings_from_bytes(unpack_record(data, MAGIC_SETTINGS, MAX_SETTINGS))
+
+
+def _decode_stats(data):
+    return Stats.from_bytes(unpack_record(data, MAGIC_STATS, MAX_STATS))
+
+
+def _decode_link_stats(data):
+    return LinkStats.from_bytes(unpack_record(data, MAGIC_LINK_STATS, MAX_STATS))
+
+
+MAX_SETTINGS = OVERHEAD + SETTINGS_SIZE
+MAX_STATS = OVERHEAD + STATS_SIZE
+# Link stats hold one block of the same counters: the stats' limit bounds them too.
+_LIMITS = {
+    GAME_FILE: MAX_GAME,
+    SETTINGS_FILE: MAX_SETTINGS,
+    STATS_FILE: MAX_STATS,
+    LINK_STATS_FILE: MAX_STATS,
+}
+_DECODERS = {
+    GAME_FILE: _decode_game_checked,
+    SETTINGS_FILE: _decode_settings,
+    STATS_FILE: _decode_stats,
+    LINK_STATS_FILE: _decode_link_stats,
+}
 
 
 def _reason(e):

@@ -197,6 +197,7 @@ def test_stats_bytes_round_trip_and_checks():
         s.wins = s.matches - lv  # consistent: streak <= best streak <= wins <= matches
         s.best_streak = s.wins - 1
         s.streak = 2
+        s.hands = s.gins + s.big_gins + s.undercuts_given + s.undercuts_taken + 7  # no more gins than hands
     st.hand_mark = (4000000000, 12)
     st.match_mark = 99
     data = st.to_bytes()

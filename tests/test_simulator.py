@@ -221,25 +221,30 @@ def test_bad_save_is_reported_in_one_line_and_a_new_game_starts(tmp_path, capsys
     assert s.app.match is not None and s.app.match.state == PLAYING  # the new game was saved over it
 
 
-def test_bad_replay_file_is_reported_and_a_new_game_starts(tmp_path, capsys):
+def test_bad_replay_file_is_an_error_and_the_saves_are_untouched(tmp_path, capsys):
+    # issue 12: a replay is a viewer; a file it can't use is an error with a non-zero exit,
+    # never "starting a new game instead" over the player's save and its backup.
+    saves = tmp_path / "saves"
+    saves.mkdir()
     bad = tmp_path / "notes.txt"
     bad.write_text("shopping list\n")
-    code = simulator.main(
-        [
-            "--save-dir",
-            str(tmp_path),
-            "--replay",
-            str(bad),
-            "--keys",
-            "auto",
-            "--screenshot",
-            str(tmp_path / "o.png"),
-        ]
-    )
-    assert code == 0
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "notes.txt" in err[0] and "new game" in err[0]
-    assert (tmp_path / "game.sav").exists()
+    for target in (bad, tmp_path / "no-such-file.sav"):
+        code = simulator.main(
+            [
+                "--save-dir",
+                str(saves),
+                "--replay",
+                str(target),
+                "--keys",
+                "auto",
+                "--screenshot",
+                str(tmp_path / "o.png"),
+            ]
+        )
+        assert code != 0
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and target.name in err[0] and "new game" not in err[0]
+        assert list(saves.iterdir()) == []
 
 
 def test_script_errors_name_the_token_and_line():

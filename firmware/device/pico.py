@@ -22,6 +22,9 @@ NO_DRIVER = (
     "display: the ssd1306 driver is missing on this board; make deploy installs it (hardware/README.md)"
 )
 MOUNT_POINT = "/remote"  # where `mpremote mount` (make mount) puts the PC's folder
+# Written just before a deliberate machine.reset(): on the RP2040 that reset is
+# itself a watchdog reset, and only this file tells it from a hung loop.
+RESET_FLAG = "reset.flag"
 
 
 class Clock:
@@ -93,8 +96,7 @@ class PicoHw:
         self.feed = None  # main.py puts the watchdog's feed here
         if self.display.fault == "driver":
             # the one fault a person can't see the cause of: say it on the serial console (once, at
-            # boot) and in the crash log, besides the LED's blinking
-            print(NO_DRIVER)
+            # boot) and in the crash log, besides the LED's blinking (log() prints it: no display)
             self.log(NO_DRIVER)
 
     def battery_mv(self):
@@ -109,10 +111,16 @@ class PicoHw:
         return (raw // 4) * pins.VSYS_DIVIDER * 3300 // 65535
 
     def reset(self):
-        machine.reset()
+        restart(self.storage)
 
     def log(self, text):
-        """Append a line to the crash log in flash; keep the log small."""
+        """Append a line to the crash log in flash; keep the log small.
+
+        Without a working display nobody sees the screen's line: the serial
+        console (what `make repl` / mpremote shows) gets the line too.
+        """
+        if not self.display.present:
+            print(text)
         self.storage.append_line(LOG_FILE, text, LOG_MAX)
 
 
@@ -166,8 +174,30 @@ def stop_watchdog():
 
 
 def woke_from_watchdog():
+    """The last reset was the watchdog's: a hang, or a deliberate machine.reset() (see was_deliberate)."""
     return machine.reset_cause() == machine.WDT_RESET
 
 
-def restart():
+def mark_deliberate(storage):
+    """Note that the coming reset is wanted (a restart, or the host's reset after Ctrl-C)."""
+    try:
+        storage.write_atomic(RESET_FLAG, b"1", False)
+    except Exception:
+        pass
+
+
+def was_deliberate(storage):
+    """Was the last reset asked for?  Reads and forgets the flag (every boot, whatever the cause)."""
+    try:
+        flag = storage.exists(RESET_FLAG)
+        if flag:
+            storage.remove(RESET_FLAG)
+        return flag
+    except Exception:
+        return False
+
+
+def restart(storage=None):
+    """A deliberate restart: flagged first, so the next boot doesn't log it as a hang."""
+    mark_deliberate(storage if storage is not None else FileStorage(""))
     machine.reset()

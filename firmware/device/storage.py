@@ -19,6 +19,11 @@ littlefs (and os.replace on CPython), so each happens entirely or not at all.
 The reader (savegame) decides which copy verifies, trying name, then .tmp
 (complete only when the cut fell between steps 2 and 3: then it is the
 newest state), then .bak.
+
+Reads can be bounded: ``read(name, limit)`` returns at most ``limit + 1``
+bytes, and a file whose size is known to be above ``limit`` is not opened at
+all, so a file larger than the heap costs nothing (the caller refuses a
+result longer than ``limit``).
 """
 
 import os
@@ -38,12 +43,21 @@ LOG_MAX = 4096  # bytes kept; the older half goes when the log grows past this
 _replace = getattr(os, "replace", None) or os.rename
 
 
+class TooLong(ValueError):
+    """A bounded read met a file longer than its limit (nothing was read)."""
+
+
 class OsFS:
     """The real file system: littlefs on the Pico, any folder on a PC."""
 
-    def read(self, path):
+    def read(self, path, limit=-1):
+        """The file's bytes; at most ``limit`` of them when limit >= 0."""
         with open(path, "rb") as f:
-            return f.read()
+            return f.read(limit) if limit >= 0 else f.read()
+
+    def size(self, path):
+        """The file's length in bytes (OSError when it is missing)."""
+        return os.stat(path)[6]
 
     def write(self, path, data):
         # On littlefs a file's new contents become visible at close(), in one
@@ -87,10 +101,16 @@ class MemFS:
     def __init__(self, files=None):
         self.files = {} if files is None else files
 
-    def read(self, path):
+    def read(self, path, limit=-1):
         if path not in self.files:
             raise OSError(ENOENT)
-        return bytes(self.files[path])
+        data = self.files[path]
+        return bytes(data[:limit] if limit >= 0 else data)
+
+    def size(self, path):
+        if path not in self.files:
+            raise OSError(ENOENT)
+        return len(self.files[path])
 
     def write(self, path, data):
         self.files[path] = bytes(data)
@@ -142,19 +162,52 @@ class FileStorage:
     def path(self, name):
         return self.prefix + name
 
-    def read(self, name):
-        """The file's bytes, or None when it is missing or unreadable."""
+    def read(self, name, limit=None):
+        """The file's bytes, or None when it is missing or unreadable.
+
+        With ``limit``: TooLong when the file's size is above ``limit``,
+        without opening it; otherwise at most ``limit + 1`` bytes (a file that
+        grows while it is read, or a file system that can't tell sizes), so
+        the caller refuses anything longer than ``limit`` having read only
+        that far.
+        """
+        p = self.prefix + name
+        fs = self.fs
         try:
-            return self.fs.read(self.prefix + name)
+            if limit is None:
+                return fs.read(p)
+            n = self.size(name)
+            if n > limit:
+                raise TooLong("%d bytes" % n)
+            try:
+                return fs.read(p, limit + 1)
+            except TypeError:  # a file system without bounded reads (a test double)
+                return fs.read(p)[: limit + 1]
         except OSError:
             return None
 
-    def read_backup(self, name):
-        return self.read(name + BAK)
+    def size(self, name):
+        """The file's length in bytes, or -1 when it is missing or unreadable."""
+        p = self.prefix + name
+        fs = self.fs
+        try:
+            try:
+                return fs.size(p)
+            except AttributeError:  # a file system without size(): read it to know
+                return len(fs.read(p))
+        except OSError:
+            return -1
 
-    def read_temp(self, name):
+    def exists(self, name):
+        """Is there a file of that name with something in it?  (An empty file counts as none.)"""
+        return self.size(name) > 0
+
+    def read_backup(self, name, limit=None):
+        return self.read(name + BAK, limit)
+
+    def read_temp(self, name, limit=None):
         """A new copy written in full whose final rename a power cut interrupted (or a torn one)."""
-        return self.read(name + TMP)
+        return self.read(name + TMP, limit)
 
     def write_atomic(self, name, data, keep=True):
         """Replace ``name`` by data; the replaced file becomes ``name.bak``.
@@ -183,7 +236,10 @@ class FileStorage:
         grows past it); never raises: a full or failing flash must not turn a crash into a
         crash loop.  The crash log of every ``hw`` (device/contract.py) is written this way."""
         try:
-            data = self.read(name) or b""
+            try:
+                data = self.read(name, 2 * limit) or b""
+            except TooLong:  # longer than this log ever gets (not ours): start a new one
+                data = b""
             if len(data) > limit:
                 data = data[len(data) - limit // 2 :]
             self.write_atomic(name, data + text.encode() + b"\n", False)
@@ -191,12 +247,32 @@ class FileStorage:
             pass
 
     def remove(self, name):
-        """Forget ``name`` with its backup and temporary copies (missing ones are fine)."""
+        """Forget ``name`` with its backup and temporary copies (missing ones are fine).
+
+        Returns True when none is left.  A copy the flash refuses to delete
+        (littlefs can refuse even a removal when it is full) is emptied
+        instead where it can be: an empty file counts as no file.
+        """
         # Backup and temporary copy first: if the power fails half-way, what is
         # left is the current file, never an older copy coming back to life.
         p = self.prefix + name
+        fs = self.fs
+        gone = True
         for path in (p + BAK, p + TMP, p):
             try:
-                self.fs.remove(path)
+                fs.remove(path)
             except OSError:
-                pass
+                if self.size(path[len(self.prefix) :]) > 0:
+                    try:
+                        fs.write(path, b"")
+                    except OSError:
+                        gone = False
+        return gone
+
+    def move(self, name, new):
+        """Rename ``name`` to ``new`` (replacing it); False when ``name`` is missing or the flash refuses."""
+        try:
+            self.fs.rename(self.prefix + name, self.prefix + new)
+        except OSError:
+            return False
+        return True

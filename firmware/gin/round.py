@@ -169,8 +169,11 @@ class Round:
                     knocks.append(KNOCK + c)
                 if d == 0:
                     gin_possible = True
-            out = [] if (gin_possible and self.rules.gin_forced) else discards
-            out = out + knocks
+            if gin_possible and self.rules.gin_forced:
+                # gin is forced: the only way out of this turn is gin itself (or big gin)
+                out = [k for k in knocks if self._deadwood_without(h, k - KNOCK) == 0]
+            else:
+                out = discards + knocks
             if self.rules.big_gin and melds.deadwood(h) == 0:
                 out.append(BIG_GIN)
             return out
@@ -331,6 +334,8 @@ class Round:
                 if self.knock_limit == 0:
                     raise GinError("deadwood %d: only gin may knock in this hand" % d)
                 raise GinError("deadwood %d is above the knock limit %d" % (d, self.knock_limit))
+            if d and self.rules.gin_forced and self._gin_available(h):
+                raise GinError("gin is forced: you have gin, knock with gin")
             return
         if self.rules.gin_forced and self._gin_available(h):
             raise GinError("gin is forced: knock for gin")
@@ -469,7 +474,8 @@ class Observation:
         opp = 1 - me
         self.me = me
         self.dealer = rnd.dealer
-        self.rules = rnd.rules
+        # Copies only: a player that writes to its observation must not reach the match.
+        self.rules = rnd.rules.clone()
         self.phase = rnd.phase
         self.to_act = rnd.player == me and rnd.phase != OVER
         self.hand = list(rnd.hands[me])
@@ -490,7 +496,10 @@ class Observation:
         self.my_threw = list(rnd.threw[me])
         self.opp_last = rnd.last[opp]
         self.legal = rnd.legal_actions() if self.to_act else []
-        self.arrangements = rnd.arrangements if (rnd.phase == SPREAD and self.to_act) else None
+        self.arrangements = None
+        if rnd.phase == SPREAD and self.to_act:
+            # copies all the way down: the engine's own lists stay out of reach
+            self.arrangements = [([list(m) for m in ms], list(dead)) for ms, dead in rnd.arrangements]
         self.scores = None  # filled in by the match: (my total, opponent total, target)
 
     def opp_known(self):

@@ -7,7 +7,7 @@ DRAW (or DISCARD) picks, MENU goes back.
 from gin.levels import LEVELS
 from gin.rules import FIELDS, PRESET_TITLES
 from ui import keys
-from ui.draw import choice_row, header, legend, level_title, menu
+from ui.draw import center, choice_row, header, legend, level_title, menu
 from ui.font import NORMAL
 from ui.screens import (
     FROM_MENU,
@@ -100,16 +100,26 @@ def step_in(values, v, d):
 # --- the title ---------------------------------------------------------------------------
 
 
+ASK_ROWS = ("No, keep it", "Yes, new game")
+
+
 class Title(Menu):
-    """arg: the item to select (the submenu we come back from)."""
+    """arg: the item to select (the submenu we come back from).
+
+    New game over a saved match asks first ("Replace the match in progress?"
+    with its score and hand), and the answer starts on No.
+    """
 
     sid = TITLE
 
     def __init__(self, app, arg):
+        self.ask = None  # the saved match's line while asking whether to replace it
         items = self.items(app)
         self.sel = items.index(arg) if arg in items else 0
 
     def items(self, app):
+        if self.ask is not None:
+            return ["keep", "replace"]
         out = []
         if app.has_save:
             out.append("continue")
@@ -120,6 +130,8 @@ class Title(Menu):
         return out
 
     def rows(self, app):
+        if self.ask is not None:
+            return list(ASK_ROWS)
         s = app.settings
         out = []
         for it in self.items(app):
@@ -156,10 +168,20 @@ class Title(Menu):
             return
         if d:
             return
-        if it == "continue":
+        if it == "keep":
+            self._stop_asking(app)
+        elif it == "replace":
+            self.ask = None
+            app.new_game()
+        elif it == "continue":
             app.continue_game()
         elif it == "new":
-            app.new_game()
+            line = app.saved_match_line() if app.has_save else None
+            if line is None:
+                app.new_game()
+            else:
+                self.ask = line
+                self.sel = 0  # No
         elif it == "rules":
             app.goto(RULES)
         elif it == "stats":
@@ -171,10 +193,24 @@ class Title(Menu):
         elif it == "demo":
             app.new_game(True)
 
+    def _stop_asking(self, app):
+        self.ask = None
+        items = self.items(app)
+        self.sel = items.index("new") if "new" in items else 0
+
     def back(self, app):
+        if self.ask is not None:
+            self._stop_asking(app)
+            return
         self.sel = 0
 
     def draw_top(self, app, c):
+        if self.ask is not None:
+            header(c, "NEW GAME")
+            center(c, "Replace the match", 9, NORMAL)
+            center(c, "in progress?", 18, NORMAL)
+            center(c, self.ask, 27, NORMAL)
+            return 37
         from ui.splash import TITLE  # the bar the boot screen showed
 
         c.fill_rect(0, 0, 128, 9, 1)
@@ -182,6 +218,8 @@ class Title(Menu):
         return 10
 
     def legend_slots(self, app):
+        if self.ask is not None:
+            return [(keys.UPDN_L, "move"), (keys.DRAW_L, "ok"), (keys.MENU_L, "back")]
         return [(keys.UPDN_L, "move"), (keys.LR_L, "change"), (keys.DRAW_L, "ok")]
 
 

@@ -74,6 +74,9 @@ class RulesMenu(Menu):
             self.rs = rs.copy(**{field: not v})
         else:
             self.rs = rs.copy(**{field: cycle(v, d, len(names))})
+        # saved as it changes (docs/SAVES.md): a power cut in the menu keeps it
+        app.settings["rules"] = self.rs.to_bytes()
+        app.save_settings()
 
     def back(self, app):
         app.settings["rules"] = self.rs.to_bytes()
@@ -157,6 +160,9 @@ class SettingsMenu(Menu):
             s[it] = not s[it]
             if it == "left":
                 app.say("Buttons swapped" if s[it] else "Buttons as labelled")
+        else:
+            return
+        app.save_settings()  # saved as it changes (docs/SAVES.md): a power cut in the menu keeps it
 
     def back(self, app):
         app.save_settings()

@@ -120,7 +120,7 @@ class Table:
         if k != self._dw_key:
             self._dw_key = k
             self._dw = {}
-        if not eleven or c < 0:
+        if not eleven or not 0 <= c < 52:  # a stray cursor counts the ten, never indexes past the suits
             c = -1
         dw = self._dw.get(c)
         if dw is None:

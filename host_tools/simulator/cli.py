@@ -16,6 +16,7 @@ deterministic, and frames or screenshots go to PNG files.
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -176,13 +177,29 @@ def _link_report(session: Session) -> None:
     )
 
 
+PROG = "python -m host_tools.simulator"
+
+
+def fail(message: str, code: int = 2) -> int:
+    """One line on stderr, a non-zero exit: how every command-line error ends (no traceback)."""
+    print(f"{PROG}: {message}", file=sys.stderr)
+    return code
+
+
+def _why(e: BaseException) -> str:
+    if isinstance(e, OSError):
+        where = f" ({e.filename})" if getattr(e, "filename", None) else ""
+        return (e.strerror or type(e).__name__) + where
+    return str(e) or type(e).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         overrides = _overrides(args)
     except OptionError as e:
-        parser.error(str(e))
+        return fail(str(e))
     port = _link_port(args, parser)
     if port is not None:
         overrides.setdefault("mode", LINK)
@@ -191,52 +208,95 @@ def main(argv: Sequence[str] | None = None) -> int:
     steps: list[keymap.Step] = []
     try:
         if args.script is not None:
-            steps += keymap.parse_script(args.script.read_text())
+            raw = args.script.read_bytes()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                return fail(f"script {args.script}: not UTF-8 text (byte {e.start})")
+            steps += keymap.parse_script(text)
         if args.keys is not None:
             steps += keymap.parse_script(args.keys)
-    except (OSError, keymap.ScriptError) as e:
-        parser.error(f"script: {e}")
+    except OSError as e:
+        return fail(f"script: {_why(e)}")
+    except keymap.ScriptError as e:
+        return fail(f"script: {e}")
 
-    replay_failed = None
     if args.scale is not None and not 1 <= args.scale <= 16:
-        parser.error("--scale must be 1..16")
+        return fail("--scale must be 1..16")
     png_scale = args.scale or 4
     if args.replay is not None:
+        # A replay is a viewer: it never reads or writes the save folder, and a
+        # file it can't use is an error, not a reason to start a game.
         from host_tools.simulator import replay
 
         try:
             rec = replay.load(args.replay)
         except replay.ReplayError as e:
-            replay_failed = f"{args.replay}: {e}; starting a new game instead"
-            print(replay_failed, file=sys.stderr)
-        else:
+            return fail(f"--replay {args.replay}: {e}", 1)
+        if args.frames_dir is not None:
+            problem = _writable_dir(args.frames_dir)
+            if problem:
+                return fail(problem)
+        try:
             return replay.main_with(rec, args, steps, headless or args.frames_dir is not None)
+        except (OSError, ValueError) as e:
+            return fail(f"can't write a picture: {_why(e)}", 1)
 
     if not headless and not args.window and not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("The simulator needs a terminal (for a head-less run use --script or --keys).", file=sys.stderr)
         return 2
+    for d in (args.frames_dir, args.shots_dir, args.screenshot.parent if args.screenshot else None):
+        problem = _writable_dir(d) if d is not None else None
+        if problem:
+            return fail(problem)
+    if headless and args.save_dir is None:
+        # Head-less runs never touch the player's saves (~/.gin-handheld): a fresh,
+        # empty folder each run, so the same script gives the same frames every time.
+        with tempfile.TemporaryDirectory(prefix="gin-sim-") as tmp:
+            return _headless(args, overrides, steps, Path(tmp), png_scale, port)
     save_dir = args.save_dir if args.save_dir is not None else DEFAULT_SAVE_DIR
     try:
         save_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        print(f"can't use the save folder {save_dir}: {e.strerror}", file=sys.stderr)
-        return 2
+        return fail(f"can't use the save folder {save_dir}: {e.strerror}")
+    if headless:
+        return _headless(args, overrides, steps, save_dir, png_scale, port)
     problem, unusable = check_save(save_dir)
     if problem:
         print(problem, file=sys.stderr)
-    new_game = args.new or unusable or replay_failed is not None
-    problem = problem or replay_failed
+    new_game = args.new or unusable
 
-    if headless:
-        session = Session(
-            save_dir,
-            virtual=port is None,  # the other simulator lives in real time
-            overrides=overrides,
-            new_game=new_game,
-            seed=args.seed,
-            link=port,
-            speed=args.speed,
-        )
+    session = Session(
+        save_dir, virtual=False, overrides=overrides, new_game=new_game, seed=args.seed, link=port
+    )
+    return _interactive(args, session, problem, png_scale)
+
+
+def _writable_dir(d: Path) -> str | None:
+    """None when pictures can be written into folder d (made if missing), else the one-line reason."""
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"can't write into {d}: {_why(e)}"
+    if not os.access(d, os.W_OK | os.X_OK):
+        return f"can't write into {d}: permission denied"
+    return None
+
+
+def _headless(args, overrides, steps, save_dir: Path, png_scale: int, port=None) -> int:
+    problem, unusable = check_save(save_dir)
+    if problem:
+        print(problem, file=sys.stderr)
+    session = Session(
+        save_dir,
+        virtual=port is None,  # the other simulator lives in real time
+        overrides=overrides,
+        new_game=args.new or unusable,
+        seed=args.seed,
+        link=port,
+        speed=args.speed,
+    )
+    try:
         runner = ScriptRunner(
             session,
             shots_dir=args.shots_dir,
@@ -251,18 +311,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 runner.shot(path=args.screenshot)
         finally:
             runner.close()
-        for path in runner.shots:
-            print(path)
-        if runner.recorder:
-            print(f"{runner.recorder.count} frames in {args.frames_dir}")
-        if port is not None:
-            _link_report(session)
-            port.shutdown()
-        return 0
+    except (OSError, ValueError) as e:  # a picture that can't be written (disk full, bad name, ...)
+        return fail(f"can't write a picture: {_why(e)}", 1)
+    for path in runner.shots:
+        print(path)
+    if runner.recorder:
+        print(f"{runner.recorder.count} frames in {args.frames_dir}")
+    if port is not None:
+        _link_report(session)
+        port.shutdown()
+    return 0
 
-    session = Session(
-        save_dir, virtual=False, overrides=overrides, new_game=new_game, seed=args.seed, link=port
-    )
+
+def _interactive(args, session: Session, problem: str | None, png_scale: int) -> int:
     if problem and session.startup_message is None:
         session.startup_message = problem
     if args.frames_dir is not None:  # record an interactive session too

@@ -283,6 +283,13 @@ class ScriptError(ValueError):
     pass
 
 
+# Limits of the script language: a typo like ``d*100000000000`` or
+# ``wait:10000000000000`` is refused with a message, not run for days (or out of memory).
+MAX_REPEAT = 10_000  # TOKEN*N
+MAX_WAIT_MS = 3_600_000  # wait:MS and hold:KEY:MS, one hour of simulated time
+MAX_STEPS = 100_000  # steps in a whole script
+
+
 def _button_token(tok: str) -> Press:
     """A key or button name -> Press (capital letters and S- prefixes are long)."""
     hit = KEYMAP.get(tok)
@@ -298,12 +305,16 @@ def _button_token(tok: str) -> Press:
 
 
 def _ms(text: str, tok: str) -> int:
+    if len(text) > 12:  # int() of a huge digit string is itself slow (and refused past 4,300 digits)
+        raise ScriptError(f"{tok!r}: at most {MAX_WAIT_MS} ms")
     try:
         v = int(text)
     except ValueError:
         raise ScriptError(f"{tok!r}: {text!r} is not a number of milliseconds") from None
     if v < 0:
         raise ScriptError(f"{tok!r}: negative time")
+    if v > MAX_WAIT_MS:
+        raise ScriptError(f"{tok!r}: at most {MAX_WAIT_MS} ms (one hour) at a time")
     return v
 
 
@@ -327,6 +338,8 @@ def parse_script(text: str) -> list[Step]:
                 steps.extend(_parse_token(tok))
             except ScriptError as e:
                 raise ScriptError(f"line {lineno}: {e}") from None
+            if len(steps) > MAX_STEPS:
+                raise ScriptError(f"line {lineno}: a script has at most {MAX_STEPS} steps")
     return steps
 
 
@@ -335,7 +348,12 @@ def _parse_token(tok: str) -> list[Step]:
         base, _, count = tok.rpartition("*")
         if not count.isdigit() or not base:
             raise ScriptError(f"{tok!r}: repeat as TOKEN*N")
-        return _parse_token(base) * int(count)
+        if len(count) > 6 or int(count) > MAX_REPEAT:
+            raise ScriptError(f"{tok!r}: at most {MAX_REPEAT} repeats")
+        inner = _parse_token(base)
+        if len(inner) * int(count) > MAX_STEPS:
+            raise ScriptError(f"{tok!r}: a script has at most {MAX_STEPS} steps")
+        return inner * int(count)
     head, _, rest = tok.partition(":")
     low = head.lower()
     if low == "wait":

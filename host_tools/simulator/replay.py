@@ -153,7 +153,9 @@ def _rules_from(value) -> RuleSet:
 
 
 def _actions(value, where: str) -> bytes:
-    if not isinstance(value, list) or not all(isinstance(a, int) and 0 <= a < 256 for a in value):
+    if not isinstance(value, list) or not all(
+        isinstance(a, int) and not isinstance(a, bool) and 0 <= a < 256 for a in value
+    ):
         raise ReplayError(f"{where}: actions must be a list of small ints")
     return bytes(value)
 
@@ -189,19 +191,47 @@ def load_save(data: bytes, source: str = "") -> Record:
     )
 
 
+def _summaries(value, rules: RuleSet) -> list[tuple[int, int, int, int]]:
+    """A save's finished hands, each [kind, winner, points, knocker], checked as a save's are."""
+    from savegame import SaveError, check_summaries, check_summary
+
+    if not isinstance(value, list):
+        raise ReplayError("summaries must be a list of [kind, winner, points, knocker]")
+    out = []
+    for i, s in enumerate(value):
+        if (
+            not isinstance(s, list)
+            or len(s) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in s)
+            or not (0 <= s[0] <= 7 and -1 <= s[1] <= 1 and 0 <= s[2] <= 0xFFFF and -1 <= s[3] <= 1)
+        ):
+            raise ReplayError(f"summary {i + 1}: [kind, winner, points, knocker], four small whole numbers")
+        try:
+            check_summary(*s)
+        except SaveError as e:
+            raise ReplayError(f"summary {i + 1}: {e}") from None
+        out.append(tuple(s))
+    try:
+        check_summaries(rules, out)
+    except SaveError as e:
+        raise ReplayError(f"summaries: {e}") from None
+    return out
+
+
 def load_json(obj, source: str = "") -> Record:
     if not isinstance(obj, dict):
         raise ReplayError("a record is a JSON object")
     rules = _rules_from(obj.get("rules"))
-    names = tuple(obj.get("names", ("P1", "P2")))[:2]
-    if len(names) != 2 or not all(isinstance(n, str) for n in names):
-        names = ("P1", "P2")
+    names = obj.get("names", ["P1", "P2"])
+    if not (isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) and n for n in names)):
+        raise ReplayError("names must be a list of two words")
+    names = (names[0][:12], names[1][:12])
     seed = obj.get("seed")
-    if not isinstance(seed, int) or seed < 0:
-        raise ReplayError("a record needs a seed (a whole number)")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= 0xFFFFFFFF:
+        raise ReplayError("a record needs a seed (a whole number, 0 to 4294967295)")
     if "actions" in obj:
         dealer = obj.get("dealer", 0)
-        if dealer not in (0, 1):
+        if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ReplayError("dealer must be 0 or 1")
         tape = HandTape(_actions(obj["actions"], "actions"), [], dealer, seed)
         rec = Record(rules, seed, [tape], names, source)
@@ -209,7 +239,7 @@ def load_json(obj, source: str = "") -> Record:
         hands = obj["hands"]
         if not isinstance(hands, list) or not hands:
             raise ReplayError("hands must be a non-empty list")
-        summaries = [tuple(s) for s in obj.get("summaries", [])]
+        summaries = _summaries(obj.get("summaries", []), rules)
         tapes = []
         try:
             m = Match.restore(rules, seed, summaries, b"")
@@ -221,7 +251,7 @@ def load_json(obj, source: str = "") -> Record:
                 for a in acts:
                     m.apply(a)
         except GinError as e:
-            raise ReplayError(f"hand {len(tapes)}: {e}") from None
+            raise ReplayError(f"hand {len(tapes) + 1}: {e}") from None
         rec = Record(rules, seed, tapes, names, source, len(summaries))
     else:
         raise ReplayError("a record has 'hands' (a match) or 'actions' (one hand)")
@@ -234,9 +264,15 @@ def load_json(obj, source: str = "") -> Record:
     return rec
 
 
+MAX_FILE = 4 * 1024 * 1024  # far above any save (4 KB) or record a match makes
+
+
 def load(path: str | Path) -> Record:
+    """The record in a save or a JSON file; ReplayError (one line) for anything else, never another error."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE:
+            raise ReplayError(f"too big for a save or a record ({path.stat().st_size} bytes)")
         data = path.read_bytes()
     except OSError as e:
         raise ReplayError(e.strerror or "can't read it") from None
@@ -244,9 +280,15 @@ def load(path: str | Path) -> Record:
         return load_save(data, path.name)
     try:
         obj = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise ReplayError("neither a save (game.sav) nor a JSON record") from None
-    return load_json(obj, path.name)
+    try:
+        return load_json(obj, path.name)
+    except ReplayError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError) as e:
+        # a shape load_json's checks did not foresee: still one line, not a traceback
+        raise ReplayError(f"not a record this tool reads ({type(e).__name__})") from None
 
 
 # ------------------------------------------------------------------ viewer
@@ -498,6 +540,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReplayError as e:
         print(f"{args.file}: {e}", file=sys.stderr)
         return 1
+    try:
+        return _run(rec, args)
+    except (OSError, ValueError) as e:  # an export or frames path that can't be written
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        where = getattr(e, "filename", None)
+        print(
+            f"python -m host_tools.replay: can't write{' ' + str(where) if where else ''}: {why}",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _run(rec: Record, args) -> int:
     if args.export:
         args.export.write_text(json.dumps(rec.to_json()) + "\n")
         print(args.export)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.buttons import SAMPLE_MS
-from ui.screens import TWO_PEOPLE
+from ui.screens import TITLE, TWO_PEOPLE
 
 from host_tools.hw.fake_hw import FakeHw, FakeReset
 from host_tools.simulator import keys as keymap
@@ -66,6 +66,10 @@ class Session:
             app.next_seed = self.seed  # the next match deals from it; later ones from the clock
         if new_game:
             app.new_game()
+        elif "mode" in self.overrides and not resume and getattr(app.view, "sid", None) == TITLE:
+            # --mode asks for that mode: the title offers New game first, not Continue
+            # (which would resume the saved match in whatever mode it was played)
+            app.goto(TITLE, "new")
         return app
 
     def step(self) -> int:

@@ -190,3 +190,32 @@ def test_power_cut_sweep():
         snap, msg = sg.SaveManager(FileStorage("", base)).load_game()
         assert snap is not None
         assert _fp(snap["match"]) in want
+
+
+def test_a_file_bigger_than_the_heap_is_refused_without_reading_it():
+    # A 200 KB game.sav (the Pico has about 100 KB free mid-match): the load looks at the
+    # file's size and never opens it, so it allocates next to nothing.
+    import gc
+
+    root = "/tmp/mp_big_test"
+    st = FileStorage(root, OsFS())
+    f = open(root + "/game.sav", "wb")
+    chunk = b"GINg" + bytes(1020)
+    for _ in range(200):
+        f.write(chunk)
+    f.close()
+    mem_alloc = getattr(gc, "mem_alloc", None)  # MicroPython only
+    gc.collect()
+    gc.disable()
+    try:
+        before = mem_alloc() if mem_alloc else 0
+        mgr = sg.SaveManager(st)
+        assert mgr.has_game()
+        snap, msg = mgr.load_game()
+        used = (mem_alloc() - before) if mem_alloc else 0
+    finally:
+        gc.enable()
+    assert snap is None and msg == sg.MSG_LOST
+    assert used < 4096, used
+    st.remove("game.sav")
+    os.rmdir(root)
