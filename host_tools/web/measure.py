@@ -100,8 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"time to the title, cached    {statistics.median(cached):>9.0f} ms median of {cached}")
     print(f"watch mode                   {m['watch_fps']:>9.2f} frames/s drawn (the game's own pace)")
     print(
-        f"a step that draws a frame    {m['frame_step_ms']:>9.2f} ms -> "
+        f"a step that draws a frame    {m['frame_step_ms']:>9.2f} ms (the computer's move included) -> "
         f"{m['sustainable_fps']:.0f} frames/s sustainable"
+    )
+    print(
+        f"  of which the canvas        {m['render_ms']:>9.2f} ms per frame (hex -> pixels -> scaled canvas)"
     )
     return 0
 
