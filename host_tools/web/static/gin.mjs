@@ -181,6 +181,7 @@ const page = {
   },
   power(on) {
     powered = on;
+    $("asleep").hidden = on;  // the device just goes dark; a page says why
     render();
   },
   tone,
