@@ -46,12 +46,8 @@ from host_tools.micropython.runner import run
 ROOT = Path(__file__).resolve().parents[2]
 
 
-BENCH = r"""
-import gc, sys, time, asyncio, json
-
-def ticks_us():
-    return time.ticks_us()
-
+# Both MicroPython programs below measure the live heap the same way.
+SETTLE = r"""
 try:
     import js
     jsgc = js.gc  # node --expose-gc: see bench() below
@@ -67,7 +63,18 @@ async def settle():
     gc.collect()
     await asyncio.sleep(0)
     return gc.mem_alloc()
+"""
 
+BENCH = (
+    r"""
+import gc, sys, time, asyncio, json
+
+def ticks_us():
+    return time.ticks_us()
+
+"""
+    + SETTLE
+    + r"""
 def median(xs):
     xs = sorted(xs)
     return xs[len(xs) // 2]
@@ -278,24 +285,15 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
-MODULES = r"""
+MODULES = (
+    r"""
 import gc, sys, asyncio, json
-try:
-    import js
-    jsgc = js.gc
-except (ImportError, AttributeError):
-    jsgc = None
-
-async def settle():
-    if jsgc is not None:
-        jsgc()
-    await asyncio.sleep(0)
-    gc.collect()
-    await asyncio.sleep(0)
-    return gc.mem_alloc()
-
+"""
+    + SETTLE
+    + r"""
 async def main():
     prev = await settle()
     out = []
@@ -308,6 +306,7 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 # Dependency order: each module's figure is what importing it adds.
 MODULE_ORDER = (
