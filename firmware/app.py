@@ -488,7 +488,7 @@ class App:
 
     def link_start(self):
         """Play menu -> Link cable: wait for the other handheld (a new match)."""
-        port = getattr(self.hw, "link", None)
+        port = self.hw.link
         if port is None:
             self.say("No link port here", True)
             return
@@ -511,7 +511,7 @@ class App:
         return os.urandom(n)
 
     def _link_resume(self, snap):
-        port = getattr(self.hw, "link", None)
+        port = self.hw.link
         if port is None:
             self.say("No link port here", True)
             return False

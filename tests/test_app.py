@@ -813,15 +813,37 @@ def test_the_pico_buttons_sample_pins_from_a_timer(board):
     assert hw.buttons.held() == 0
 
 
-def test_both_hardware_implementations_fulfil_the_contract(board, tmp_path, monkeypatch):
-    """device/contract.py: the Pico's hw and the one host hw (fake_hw) offer the same parts."""
-    monkeypatch.chdir(tmp_path)
+def test_every_hardware_implementation_fulfils_the_contract_and_carries_nothing_dead(
+    board, tmp_path, monkeypatch
+):
+    """device/contract.py: the Pico's hw, the host's (fake_hw, also as the link harnesses share its
+    clock) and the web page's (webhw) offer every part; what each offers beyond it is read somewhere."""
     from device import contract, pico
 
-    assert contract.missing(pico.build()) == []
-    assert contract.missing(FakeHw()) == []
-    assert contract.missing(FakeHw(save_dir=tmp_path / "s", controller=True)) == []
-    assert "clock" in contract.missing(object())  # and the check can tell
+    from contractcheck import STATIC, Page, Store, unread
+    from host_tools.link.duo import Duo
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(STATIC))
+    import webhw
+
+    duo = Duo(seed=1)
+    hws = {
+        "pico": pico.build(),
+        "fake": FakeHw(),
+        "fake on a folder, with the controller": FakeHw(save_dir=tmp_path / "s", controller=True),
+        "link harness side": duo.sides[0].hw,
+        "web": webhw.WebHw(Page(), Store()),
+        "web without localStorage": webhw.WebHw(Page(), None),
+    }
+    assert {k: contract.missing(hw) for k, hw in hws.items()} == {k: [] for k in hws}
+    assert {k: unread(contract.extra(hw)) for k, hw in hws.items()} == {k: [] for k in hws}
+    assert duo.sides[0].hw.clock is duo.sides[1].hw.clock is duo.sides[1].hw.buttons.clock  # one time
+    # and the checks can tell: a part missing, a method nothing calls
+    assert "clock" in contract.missing(object())
+    hw = FakeHw()
+    hw.clock.diff = lambda a, b: a - b
+    assert unread(contract.extra(hw)) == ["clock.diff"]
 
 
 def test_the_piezo_stops_by_itself_and_the_log_stays_small(board, tmp_path, monkeypatch):

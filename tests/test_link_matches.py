@@ -15,7 +15,7 @@ from savegame import GAME_FILE, SaveManager, decode_game
 from ui import keys
 from ui.screens import LINK, LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE
 
-from host_tools.hw.fake_hw import FakeHw
+from host_tools.hw.fake_hw import Clock, FakeHw
 from host_tools.link.duo import Duo, Faults
 from host_tools.link.line import Line
 from link import channel, session
@@ -71,30 +71,14 @@ def test_the_fault_mix_really_strikes():
 # --- a side made by hand: for the refusals ---------------------------------------------------------------
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0
-        self.buttons = None
-
-    def ticks_ms(self):
-        return self.now
-
-    def diff(self, a, b):
-        return a - b
-
-    def sleep_ms(self, ms):
-        pass
-
-
 class Pair:
     """A real App on one end of the line; on the other, a raw channel the test speaks through."""
 
     def __init__(self, seed=3, rules=None):
         self.clock = Clock()
-        self.line = Line(lambda: self.clock.now, random.Random(seed))
+        self.line = Line(self.clock.now, random.Random(seed))
         a, b = self.line.ends()
-        self.hw = FakeHw()
-        self.hw.clock = self.clock
+        self.hw = FakeHw(clock=self.clock)
         self.hw.link = a
         r = random.Random(seed)
         self.hw.random_bytes = lambda n: bytes(r.randrange(256) for _ in range(n))
@@ -116,11 +100,11 @@ class Pair:
         return bytes(b)
 
     def run(self, ms):
-        end = self.clock.now + ms
-        while self.clock.now < end:
+        end = self.clock.now() + ms
+        while self.clock.now() < end:
             self.app.step()
-            self.got.extend(self.peer.poll(self.clock.now))
-            self.clock.now += 2
+            self.got.extend(self.peer.poll(self.clock.now()))
+            self.clock.advance(2)
 
     def sent(self, t):
         return [p for tt, p in self.got if tt == t]
@@ -402,3 +386,15 @@ def test_each_device_shows_only_its_own_hand():
         assert not shown & set(hand_cards(other.match.round.hands[other.seat]))
         assert app.names[app.seat] == "You" and app.names[1 - app.seat] == "Other"
     assert checked == 2
+
+
+def test_the_link_bench_times_moves_under_micropython():
+    """python -m host_tools.link.bench's MicroPython part plays a linked match on two FakeHws sharing one
+    clock (it named screens by number once, and stopped at the first renumbering)."""
+    from host_tools.link.bench import mp_step_times
+
+    got = mp_step_times()
+    assert got["moves"] >= 20, got
+    assert 0 < got["send_mean_us"] <= got["send_max_us"] and 0 < got["recv_mean_us"] <= got["recv_max_us"], (
+        got
+    )

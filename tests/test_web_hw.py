@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from contractcheck import page_calls, page_methods
 from host_tools.micropython.runner import DEFAULT_PATHS, run
 from host_tools.simulator import keys as keymap
 from host_tools.web import build
@@ -109,14 +110,44 @@ def button_checks():
     assert MIN_HOLD_MS > 15
 
 
-storage_checks()
-button_checks()
-print("webhw ok")
+def contract_checks():
+    # the whole WebHw, on a page object with gin.mjs's methods (PAGE_METHODS, added below)
+    from device.contract import missing
+    from webhw import WebHw
+
+    class Page:
+        def __init__(self):
+            self.calls = []
+
+    for name in PAGE_METHODS:
+        setattr(Page, name, lambda self, *a, _n=name: self.calls.append(_n))
+    for store in (Store(), None):
+        page = Page()
+        hw = WebHw(page, store)
+        assert missing(hw) == [], missing(hw)
+        hw.display.show(bytes(1024))
+        hw.display.contrast(10)
+        hw.led.set(True)
+        hw.sound.tone(440, 50)
+        assert page.calls == ["show", "contrast", "led", "tone"], page.calls
+        hw.log("a line")
+        assert hw.storage.read("crash.log") == b"a line\n"
+
+
 """
+# The page's methods as gin.mjs defines them, then the checks.
+CHECKS += "\nPAGE_METHODS = %r\nstorage_checks()\nbutton_checks()\ncontract_checks()\nprint('webhw ok')\n" % (
+    page_methods(),
+)
 
 
 def test_webhw_keeps_the_storage_contract_and_the_debouncer_on_cpython(monkeypatch):
+    import time
+
     monkeypatch.syspath_prepend(str(STATIC))
+    # MicroPython's clock, which WebHw's Clock reads
+    monkeypatch.setattr(time, "ticks_ms", lambda: int(time.monotonic() * 1000) % (1 << 30), raising=False)
+    monkeypatch.setattr(time, "ticks_diff", lambda a, b: a - b, raising=False)
     ns = {"__name__": "checks"}
     exec(compile(CHECKS, "webhw-checks", "exec"), ns)
 
@@ -124,6 +155,16 @@ def test_webhw_keeps_the_storage_contract_and_the_debouncer_on_cpython(monkeypat
 def test_webhw_does_the_same_under_micropython():
     out = run(CHECKS, paths=list(DEFAULT_PATHS) + [(STATIC, "/web")])
     assert out.strip().endswith("webhw ok"), out
+
+
+def test_webhw_calls_exactly_the_methods_of_the_pages_object():
+    """webhw.py's side of the browser (``self._page.x(...)``) and gin.mjs's ``page`` object agree:
+    nothing webhw calls is missing from the page, nothing on the page goes uncalled."""
+    assert page_calls() == page_methods() == ["contrast", "led", "power", "reload", "show", "tone"]
+    # and the readers can tell
+    js = (STATIC / "gin.mjs").read_text()
+    assert "reload" not in page_methods(js.replace("  reload() {", "  reloaded() {"))
+    assert "vibrate" in page_calls((STATIC / "webhw.py").read_text() + "\nself._page.vibrate(1)\n")
 
 
 def test_the_site_holds_the_firmware_compiled_and_the_wasm_port(tmp_path):

@@ -1,10 +1,12 @@
 """The hardware contract: everything ``App(hw)`` (firmware/app.py) and main.py need of the hardware.
 
-Two implementations exist: ``device.pico.PicoHw`` (the handheld) and
+Three implementations exist: ``device.pico.PicoHw`` (the handheld),
 ``host_tools/hw/fake_hw.py``'s ``FakeHw`` (the simulator, the tests, the
-benchmarks; it runs under MicroPython too).  Nothing else may stand in for the
-hardware: a new need is added here first, then to both.  The App never
-imports ``machine``; only device/ does.
+benchmarks, the link harnesses; it runs under MicroPython too) and
+``host_tools/web/static/webhw.py``'s ``WebHw`` (the game on a web page).  Nothing
+else may stand in for the hardware: a new need is added here first, then to
+all three (tests/test_app.py holds each to ``missing`` and ``extra``).  The App
+never imports ``machine``; only device/ does.
 
 ``hw.clock``
     ``ticks_ms()`` -> int: milliseconds, wrapping at 2**30 like
@@ -37,16 +39,19 @@ imports ``machine``; only device/ does.
 ``hw.reset()``
     restarts the board (the host raises its FakeReset instead).
 ``hw.name``
-    'pico' or 'host', for logs.
+    'pico', 'host' or 'web', for logs.
 ``hw.link``
     None (no link cable here), or the link cable's byte port (docs/LINK.md):
     ``open()``, ``close()``, ``write(bytes)``, ``read()`` -> bytes or None;
     none of them waits.  UART0 on the Pico (``device.linkport``), TCP or a
     line model on a host (host_tools/link/).
+``hw.random_bytes(n)``, optional
+    -> n bytes for a link match's commitment; without it the App uses
+    ``os.urandom`` (the link harnesses give a seeded source, for repeatable runs).
 """
 
-# (attribute, the methods or fields it must have): tests/test_seams.py holds both
-# implementations to this list.
+# (attribute, the methods or fields it must have): tests/test_app.py holds every
+# implementation to this list.
 PARTS = (
     ("clock", ("ticks_ms", "sleep_ms")),
     ("buttons", ("events", "held")),
@@ -57,6 +62,7 @@ PARTS = (
 )
 CALLS = ("battery_mv", "log", "reset")
 FIELDS = ("feed", "name", "link")
+OPTIONAL = ("random_bytes",)
 
 
 def missing(hw):
@@ -76,4 +82,24 @@ def missing(hw):
     for n in FIELDS:
         if not hasattr(hw, n):
             out.append(n)
+    return out
+
+
+def extra(hw):
+    """What ``hw`` offers beyond the contract, as 'part.name' strings (public names only).
+
+    A host's own controls are fine (a virtual clock's ``advance``, the web
+    page's ``buttons.change``); tests/test_app.py requires each to be used
+    somewhere, so dead code (a ``clock.diff`` nothing calls) can't hide here.
+    """
+    out = []
+    own = [p for p, _n in PARTS]
+    own.extend(CALLS)
+    own.extend(FIELDS)
+    own.extend(OPTIONAL)
+    for part, names in PARTS:
+        obj = getattr(hw, part, None)
+        if obj is not None:
+            out.extend(part + "." + n for n in dir(obj) if n[0] != "_" and n not in names)
+    out.extend(n for n in dir(hw) if n[0] != "_" and n not in own)
     return out

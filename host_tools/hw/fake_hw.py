@@ -25,7 +25,7 @@ try:
 except ImportError:  # pragma: no cover
     from zlib import crc32
 
-from device.buttons import BUTTON_NAMES, DEBOUNCE_MS, SAMPLE_MS, Debouncer, event_text
+from device.buttons import BUTTON_NAMES, DEBOUNCE_MS, SAMPLE_MS, Debouncer
 from device.storage import LOG_FILE, LOG_MAX, FileStorage, MemFS
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here
@@ -179,12 +179,6 @@ class Buttons:
         d = self._deb
         return bool(self._raw or d.stable or d.settling() or self._changes)
 
-    def settled_at(self):
-        """Time by which every scheduled change has been debounced into events."""
-        if not self._changes:
-            return None
-        return self._changes[-1][0] + 4 * SAMPLE_MS
-
     # ---- the device's sampling timer
     def pump(self):
         now = self.clock.now()
@@ -224,9 +218,6 @@ class Buttons:
     def held(self):
         self.pump()
         return self._deb.stable
-
-    def history_text(self):
-        return ["%d %s" % (t, event_text(e)) for t, e in self.history]
 
 
 # ------------------------------------------------------------------ display
@@ -350,8 +341,10 @@ class FakeHw:
         present=True,
         link=None,
         speed=1.0,
+        clock=None,
     ):
-        self.clock = Clock(start_ms, virtual, speed)
+        # clock: another FakeHw's Clock, shared (two handhelds on one virtual time: the link harnesses)
+        self.clock = clock if clock is not None else Clock(start_ms, virtual, speed)
         self.buttons = Buttons(self.clock)
         ctl = None
         if controller:

@@ -97,9 +97,12 @@ def throughput(poll_ms, loss=0.01, seconds=120, seed=1):
 
 _MP_CODE = r"""
 import time, gc
-from fake_hw import FakeHw
+from fake_hw import Clock, FakeHw
 import app as appmod
 from link import session, frame
+from gin.match import PLAYING
+from gin.round import DISCARD_PHASE
+from ui.screens import LINK, LINK_RULES
 
 class Wire:
     def __init__(self): self.buf = bytearray(); self.other = None
@@ -115,37 +118,31 @@ class NoFlash:
     def __init__(self, inner): self.inner = inner
     def write_atomic(self, name, data, *a): return len(data)
     def __getattr__(self, k): return getattr(self.inner, k)
-class Clock:
-    def __init__(self): self.now = 0; self.buttons = None
-    def ticks_ms(self): return self.now
-    def diff(self, a, b): return a - b
-    def sleep_ms(self, ms): pass
-clock = Clock()
+clock = Clock()  # one virtual clock for both handhelds
 apps = []
 n = [0]
 def rnd(k):
     n[0] += 1
     return bytes([(n[0] * 37 + i * 11) & 255 for i in range(k)])
 for w in (wa, wb):
-    hw = FakeHw()
+    hw = FakeHw(clock=clock)
     hw.storage = NoFlash(hw.storage)  # the flash write comes after the frame: not part of the latency
-    hw.clock = clock
     hw.link = w
     hw.random_bytes = rnd
     a = appmod.App(hw)
-    a.settings["mode"] = 3
+    a.settings["mode"] = LINK
     a.link_start()
     apps.append(a)
 def step_all(ms=5):
     for a in apps:
         a.step()
-    clock.now += ms
+    clock.advance(ms)
 for _ in range(400):
     step_all()
-    if apps[0].view.sid == 14 or apps[1].view.sid == 14:
+    if apps[0].view.sid == LINK_RULES or apps[1].view.sid == LINK_RULES:
         break
 for a in apps:
-    if a.view.sid == 14:
+    if a.view.sid == LINK_RULES:
         a.link_accept()
 for _ in range(400):
     step_all()
@@ -155,7 +152,7 @@ send_us = []
 recv_us = []
 for _ in range(60):
     m0 = apps[0].match
-    if m0.state != 0:
+    if m0.state != PLAYING:
         break
     p = m0.round.player
     mover = apps[0] if apps[0].seat == p else apps[1]
@@ -166,12 +163,12 @@ for _ in range(60):
         step_all()
     obs = mover.match.observation(p)
     legal = obs.legal
-    act = legal[-1] if mover.match.round.phase == 2 else legal[0]
+    act = legal[-1] if mover.match.round.phase == DISCARD_PHASE else legal[0]
     t = time.ticks_us()
     mover.act(act)  # the engine checks and applies the move
-    mover.link.poll(clock.now, None)  # the MOVE frame goes out (in the App's step, before its redraw)
+    mover.link.poll(clock.now(), None)  # the MOVE frame goes out (in the App's step, before its redraw)
     send_us.append(time.ticks_diff(time.ticks_us(), t))
-    clock.now += 1
+    clock.advance(1)
     t = time.ticks_us()
     other.step()  # frame in, CRC, session, the engine's check, the table redrawn
     recv_us.append(time.ticks_diff(time.ticks_us(), t))

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 
 import host_tools  # noqa: F401  (firmware/ on sys.path)
-from host_tools.hw.fake_hw import FakeHw
+from host_tools.hw.fake_hw import Clock, FakeHw
 from host_tools.link.line import Line
 
 # isort: split
@@ -102,8 +102,7 @@ class Side:
         self.duo = duo
         self.index = index
         self.end = end
-        self.hw = FakeHw(start_ms=0)
-        self.hw.clock = duo.clock_hw
+        self.hw = FakeHw(clock=duo.clock_hw)
         self.hw.link = end
         rng = random.Random(duo.seed * 31 + index)
         self.hw.random_bytes = lambda n: bytes(rng.randrange(256) for _ in range(n))
@@ -204,24 +203,6 @@ def record_of(m):
     )
 
 
-class _SharedClock:
-    """FakeHw's clock contract, one for both sides (the harness moves it)."""
-
-    def __init__(self):
-        self.now = 0
-        self.buttons = None
-
-    def ticks_ms(self):
-        return self.now % (1 << 30)
-
-    def diff(self, a, b):
-        d = (a - b) & ((1 << 30) - 1)
-        return d - (1 << 30) if d >= 1 << 29 else d
-
-    def sleep_ms(self, ms):
-        pass
-
-
 class Duo:
     def __init__(self, seed=1, faults=None, rules=None, level="easy", max_steps=400_000):
         self.seed = seed
@@ -229,7 +210,7 @@ class Duo:
         self.rng = random.Random(seed)
         self.level = level
         self.max_steps = max_steps
-        self.clock_hw = _SharedClock()
+        self.clock_hw = Clock()  # one virtual clock for both sides (the harness moves it)
         f = self.faults
         self.line = Line(
             self.clock, random.Random(seed ^ 0x5EED), drop=f.drop, dup=f.dup, corrupt=f.corrupt, stall=f.stall
@@ -245,7 +226,7 @@ class Duo:
         self.result = Result(seed)
 
     def clock(self):
-        return self.clock_hw.now
+        return self.clock_hw.now()
 
     def fail(self, why):
         if self.failed is None:
@@ -291,7 +272,7 @@ class Duo:
         steps = 0
         while steps < self.max_steps and self.failed is None:
             steps += 1
-            now = clk.now
+            now = clk.now()
             sleep = 50
             for s in self.sides:
                 if s.app is None or s.done:
@@ -311,9 +292,9 @@ class Duo:
             nxt = self.line.next_arrival()
             if nxt is not None and nxt - now < sleep:
                 sleep = int(nxt - now) + 1
-            clk.now = now + max(1, sleep)
+            clk.advance_to(now + max(1, sleep))
         res.steps = steps
-        res.virtual_ms = clk.now
+        res.virtual_ms = clk.now()
         res.moves = self.moves
         res.line = dict(self.line.stats)
         res.records = [s.record for s in self.sides]

@@ -1,12 +1,12 @@
 """The handheld's hardware on a web page: the ``hw`` object the firmware's App gets in a browser.
 
 This module runs under the MicroPython WebAssembly port inside the page (gin.mjs
-loads it with the firmware's own ``.mpy`` files).  It implements the same
-contract as firmware/device/pico.py and the simulator's hardware: ``clock``,
-``buttons``, ``display``, ``storage``, ``sound``, ``led``, ``battery_mv()``,
-``reset()``, ``log()``, ``name`` and ``feed``.  What a browser does, the
-JavaScript ``page`` object passed to ``start()`` does: draw a frame on the canvas,
-beep through WebAudio, light the LED, and keep files in ``localStorage``.
+loads it with the firmware's own ``.mpy`` files).  It implements the hardware
+contract (firmware/device/contract.py) as firmware/device/pico.py and the
+simulator's host_tools/hw/fake_hw.py do: tests/test_app.py holds all three to
+it.  What a browser does, the JavaScript ``page`` object passed to ``start()``
+does (gin.mjs; the same test holds it to the calls made here): draw a frame on
+the canvas, beep through WebAudio, light the LED, and keep files in ``localStorage``.
 
 * Buttons: the page reports each edge (mouse, touch or key) as it happens; the
   device's own ``Debouncer`` samples them on the device's 5 ms grid, so debounce,
@@ -42,9 +42,6 @@ MAX_RESUMING_CRASHES = 3
 class Clock:
     def ticks_ms(self):
         return time.ticks_ms()
-
-    def diff(self, a, b):
-        return time.ticks_diff(a, b)
 
     def sleep_ms(self, ms):
         # The page's loop sleeps between steps (setTimeout); a call from the App waits here.
@@ -131,11 +128,9 @@ class Display:
 
     def __init__(self, page):
         self._page = page
-        self.frames = 0
 
     def show(self, buf):
         self._page.show(hexlify(buf).decode())
-        self.frames += 1
         return True
 
     def contrast(self, value):
@@ -223,11 +218,11 @@ class WebHw:
         self.buttons = Buttons(self.clock)
         self.display = Display(page)
         # No localStorage (a private window that refuses it): play on, saves last until the tab closes.
-        self.persistent = store is not None
         self.storage = FileStorage("", fs=LocalStorageFS(store) if store is not None else MemFS())
         self.sound = Sound(page)
         self.led = Led(page)
         self.feed = None  # no watchdog in a page: a hung loop is the browser's to report
+        self.link = None  # no link cable on a page (Play > Link cable says so)
         self._page = page
 
     def battery_mv(self):
