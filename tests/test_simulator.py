@@ -468,6 +468,22 @@ def test_replay_a_save_step_by_step(tmp_path):
     assert rs.finished  # the front end leaves the replay
 
 
+def test_the_replay_takes_the_view_options_as_the_game_does(tmp_path, monkeypatch):
+    """One path from the command line to the terminal for both: --replay honours NO_COLOR too."""
+    from host_tools.simulator import cli, term
+
+    _, path = _saved_game(tmp_path)
+    got = []
+    monkeypatch.setattr(term, "run", lambda session, **kw: got.append((type(session).__name__, kw)) or 0)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert cli.main(["--replay", str(path), "--ascii", "--palette", "blue-yellow", "--size", "compact"]) == 0
+    view = {"palette": "blue-yellow", "ascii": True, "size": "compact", "color": False, "bell": False}
+    assert got == [("ReplaySession", view)]
+    monkeypatch.delenv("NO_COLOR")
+    assert cli.main(["--replay", str(path)]) == 0
+    assert got[1][1]["color"] is True and got[1][1]["palette"] == "white"
+
+
 def test_replay_records_round_trip_and_refuse_junk(tmp_path):
     _, path = _saved_game(tmp_path)
     rec = replay.load(path)

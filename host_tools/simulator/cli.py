@@ -26,7 +26,7 @@ from ui.screens import LINK
 from host_tools.hw.oled_view import PALETTES
 from host_tools.simulator import keys as keymap
 from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVELS, MODES, OptionError, parse_rules
-from host_tools.simulator.session import ScriptRunner, Session
+from host_tools.simulator.session import Session, run_script
 
 
 # ------------------------------------------------------------------ CLI
@@ -253,14 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Head-less runs never touch the player's saves (~/.gin-handheld): a fresh,
         # empty folder each run, so the same script gives the same frames every time.
         with tempfile.TemporaryDirectory(prefix="gin-sim-") as tmp:
-            return _headless(args, overrides, steps, Path(tmp), png_scale, port)
+            return _headless(args, overrides, steps, Path(tmp), port)
     save_dir = args.save_dir if args.save_dir is not None else DEFAULT_SAVE_DIR
     try:
         save_dir.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         return fail(f"can't use the save folder {save_dir}: {e.strerror}")
     if headless:
-        return _headless(args, overrides, steps, save_dir, png_scale, port)
+        return _headless(args, overrides, steps, save_dir, port)
     problem, unusable = check_save(save_dir)
     if problem:
         print(problem, file=sys.stderr)
@@ -283,7 +283,7 @@ def _writable_dir(d: Path) -> str | None:
     return None
 
 
-def _headless(args, overrides, steps, save_dir: Path, png_scale: int, port=None) -> int:
+def _headless(args, overrides, steps, save_dir: Path, port=None) -> int:
     problem, unusable = check_save(save_dir)
     if problem:
         print(problem, file=sys.stderr)
@@ -296,27 +296,11 @@ def _headless(args, overrides, steps, save_dir: Path, png_scale: int, port=None)
         link=port,
         speed=args.speed,
     )
+    log = (lambda t: print(t, file=sys.stderr)) if args.verbose else None
     try:
-        runner = ScriptRunner(
-            session,
-            shots_dir=args.shots_dir,
-            frames_dir=args.frames_dir,
-            palette=args.palette,
-            scale=png_scale,
-            log=(lambda t: print(t, file=sys.stderr)) if args.verbose else None,
-        )
-        try:
-            runner.run(steps)
-            if args.screenshot is not None:
-                runner.shot(path=args.screenshot)
-        finally:
-            runner.close()
+        run_script(session, steps, args, log)
     except (OSError, ValueError) as e:  # a picture that can't be written (disk full, bad name, ...)
         return fail(f"can't write a picture: {_why(e)}", 1)
-    for path in runner.shots:
-        print(path)
-    if runner.recorder:
-        print(f"{runner.recorder.count} frames in {args.frames_dir}")
     if port is not None:
         _link_report(session)
         port.shutdown()
@@ -336,14 +320,7 @@ def _interactive(args, session: Session, problem: str | None, png_scale: int) ->
         return sim_window.run(session, palette=args.palette, scale=args.scale or 6)
     from host_tools.simulator import term as sim_term
 
-    return sim_term.run(
-        session,
-        palette=args.palette,
-        ascii=args.ascii,
-        size=args.size,
-        color=not args.no_color and "NO_COLOR" not in os.environ,
-        bell=args.bell,
-    )
+    return sim_term.run_with_args(session, args, bell=args.bell)
 
 
 if __name__ == "__main__":

@@ -496,33 +496,14 @@ def main_with(rec: Record, args, steps, headless: bool) -> int:
     from host_tools.simulator import keys as keymap
 
     if headless:
-        from host_tools.simulator.session import ScriptRunner
+        from host_tools.simulator.session import run_script
 
         session = ReplaySession(rec, virtual=True)
-        runner = ScriptRunner(
-            session,
-            shots_dir=args.shots_dir,
-            frames_dir=args.frames_dir,
-            palette=args.palette,
-            scale=args.scale or 4,
-        )
-        try:
-            runner.run(steps or [keymap.Press(RIGHT)] * session.view.length)
-            if args.screenshot is not None:
-                runner.shot(path=args.screenshot)
-        finally:
-            runner.close()
-        for path in runner.shots:
-            print(path)
-        if runner.recorder:
-            print(f"{runner.recorder.count} frames in {args.frames_dir}")
+        run_script(session, steps or [keymap.Press(RIGHT)] * session.view.length, args)
         return 0
     from host_tools.simulator import term as sim_term
 
-    session = ReplaySession(rec, virtual=False)
-    return sim_term.run(
-        session, palette=args.palette, ascii=args.ascii, size=args.size, color=not args.no_color, bell=False
-    )
+    return sim_term.run_with_args(ReplaySession(rec, virtual=False), args, bell=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -546,7 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         where = getattr(e, "filename", None)
         print(
-            f"python -m host_tools.replay: can't write{' ' + str(where) if where else ''}: {why}",
+            f"python -m host_tools.simulator.replay: can't write{' ' + str(where) if where else ''}: {why}",
             file=sys.stderr,
         )
         return 1

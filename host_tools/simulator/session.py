@@ -208,3 +208,29 @@ class ScriptRunner:
     def close(self) -> None:
         if self.recorder:
             self.recorder.close()
+
+
+def run_script(session, steps: Sequence[keymap.Step], args, log: Callable[[str], None] | None = None) -> None:
+    """A head-less run, for the simulator and its --replay alike: play ``steps`` on ``session``,
+    then print each picture written (the script's shots, ``--screenshot``) and the count of
+    ``--frames-dir`` frames.  ``args`` holds the command line's picture options (shots_dir,
+    frames_dir, screenshot, palette, scale).  OSError or ValueError: a picture can't be written.
+    """
+    runner = ScriptRunner(
+        session,
+        shots_dir=args.shots_dir,
+        frames_dir=args.frames_dir,
+        palette=args.palette,
+        scale=args.scale or 4,
+        log=log,
+    )
+    try:
+        runner.run(steps)
+        if args.screenshot is not None:
+            runner.shot(path=args.screenshot)
+    finally:
+        runner.close()
+    for path in runner.shots:
+        print(path)
+    if runner.recorder:
+        print(f"{runner.recorder.count} frames in {args.frames_dir}")

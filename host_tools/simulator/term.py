@@ -474,3 +474,9 @@ def run(
     else:
         print("Bye.")
     return 0
+
+
+def run_with_args(session, args, bell: bool) -> int:
+    """``run`` with the simulator's view options (--palette, --ascii, --size, --no-color or NO_COLOR)."""
+    color = not args.no_color and "NO_COLOR" not in os.environ
+    return run(session, palette=args.palette, ascii=args.ascii, size=args.size, color=color, bell=bell)
