@@ -96,3 +96,58 @@ def test_nothing_refers_outside_the_repository():
             if OUTSIDE.search(line):
                 bad.append("%s:%d: %s" % (f.relative_to(ROOT).as_posix(), i, line.strip()))
     assert not bad, "\n".join(bad)
+
+
+def _how_it_is_built(readme):
+    """The README's "How it is built" tree as {entry path: its text}: 'firmware/gin/' -> 'the rules core: ...'.
+
+    An entry is a line that starts with names (``gin/``, ``app.py``, ``savegame.py, prefs.py``)
+    at some indent; deeper-indented lines without a name continue it; an entry indented under a
+    folder belongs to that folder.
+    """
+    block = readme.split("## How it is built", 1)[1].split("```", 2)[1]
+    out = {}
+    parents = []  # (indent, folder)
+    last = None
+    for line in block.splitlines():
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip())
+        m = re.match(r"((?:[\w.]+/?(?:, )?)+)(?:\s{2,}|$)(.*)", line.strip())
+        if last is not None and (m is None or indent > last[0] + 2 or indent >= 15):
+            out[last[1]] += " " + line.strip()
+            continue
+        while parents and parents[-1][0] >= indent:
+            parents.pop()
+        base = parents[-1][1] if parents else ""
+        names = [n for n in m.group(1).split(", ") if n]
+        for n in names:
+            out[base + n] = m.group(2)
+        if len(names) == 1 and names[0].endswith("/"):
+            parents.append((indent, base + names[0]))
+        last = (indent, base + names[-1])
+    return out
+
+
+def test_the_readmes_how_it_is_built_matches_the_tree():
+    """Every entry exists; every top folder, firmware package, host_tools package and tests/mp is
+    an entry; and each firmware package's entry names each of its modules."""
+    tree = _how_it_is_built((ROOT / "README.md").read_text(encoding="utf-8"))
+    problems = ["named but not in the tree: " + p for p in tree if not (ROOT / p).exists()]
+    folders = [p.name + "/" for p in ROOT.iterdir() if p.is_dir() and p.name in TOPS]
+    folders += [
+        "firmware/%s/" % p.name for p in (ROOT / "firmware").iterdir() if (p / "__init__.py").exists()
+    ]
+    folders += ["host_tools/%s/" % p.parent.name for p in (ROOT / "host_tools").glob("*/__init__.py")]
+    folders += ["tests/mp/"]
+    problems += ["not in How it is built: " + f for f in sorted(folders) if f not in tree]
+    for pkg in sorted((ROOT / "firmware").glob("*/__init__.py")):
+        text = tree.get("firmware/%s/" % pkg.parent.name, "")
+        words = set(re.findall(r"\w+", text.replace(".py", "")))
+        for mod in sorted(pkg.parent.glob("*.py")):
+            if mod.stem != "__init__" and mod.stem not in words:
+                problems.append("firmware/%s/: %s.py not named" % (pkg.parent.name, mod.stem))
+    for mod in sorted((ROOT / "firmware").glob("*.py")):
+        if "firmware/" + mod.name not in tree:
+            problems.append("not in How it is built: firmware/" + mod.name)
+    assert not problems, "\n".join(problems)
