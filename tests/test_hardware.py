@@ -154,7 +154,7 @@ def disagreements(pins):
 
 def test_wokwi_diagram_pin_table_svg_and_firmware_pin_map_agree():
     pins = load_pins()
-    assert pins.BUTTON_NAMES == buttons.BUTTON_NAMES  # the firmware's button order
+    assert pins.BUTTON_NAMES is buttons.BUTTON_NAMES  # the firmware's button order, one list
     assert pin_docs.validate(pins) == []
     assert disagreements(pins) == []
     # ... and each file is exactly what the generators make from pins.py today.

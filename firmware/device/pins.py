@@ -3,7 +3,8 @@
 This is the single source.  hardware/README.md's pin table, hardware/wiring.svg
 and the Wokwi simulator's hardware/diagram.json are generated from it
 (``make wiring``) and tests/test_hardware.py fails if any of them disagree.
-Nothing here imports ``machine``, so the host tools read it under CPython.
+Nothing here imports ``machine`` (only device.buttons, for the button names:
+pure logic), so the host tools read it under CPython.
 
 Layout (Pico seen from above, USB at the top; physical pins 1-20 run down the
 left edge, 21-40 up the right edge):
@@ -18,6 +19,10 @@ left edge, 21-40 up the right edge):
 The Pico W, Pico 2 and Pico 2 W have the same header: the same numbers hold.
 """
 
+# The buttons and their order (their numbers): device.buttons' one list, re-exported for the
+# generators.  device.buttons is loaded at boot anyway (device.pico reads the buttons).
+from device.buttons import BUTTON_NAMES  # noqa: F401
+
 # --- display: SSD1306 128x64 on I2C ----------------------------------------------------------
 I2C_ID = 1  # GP26/GP27 are I2C1's SDA/SCL
 I2C_SDA = 26  # physical pin 31
@@ -29,9 +34,8 @@ OLED_WIDTH = 128
 OLED_HEIGHT = 64
 
 # --- buttons: to GND when pressed, internal pull-ups, so pressed reads 0 ------------------------
-# BUTTON_NAMES is device.buttons.BUTTON_NAMES (a test holds the two equal); look GPIOs up
-# by name, never by iterating the dict (MicroPython does not keep dict order).
-BUTTON_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "DRAW", "DISCARD", "KNOCK", "MENU")
+# BUTTON_NAMES (imported above) are the buttons in number order; look GPIOs up by name,
+# never by iterating the dict (MicroPython does not keep dict order).
 BUTTONS = {
     "UP": 2,  # physical pin 4
     "DOWN": 3,  # 5

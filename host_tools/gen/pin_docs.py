@@ -50,7 +50,8 @@ UART_PINS = {  # on the header
 
 
 def load_pins(path: Path = PINS_FILE) -> ModuleType:
-    """firmware/device/pins.py as a module, without putting firmware/ on sys.path."""
+    """firmware/device/pins.py as a fresh module (its button names come from device.buttons,
+    which importing host_tools made importable)."""
     spec = importlib.util.spec_from_file_location("device_pins", path)
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
