@@ -643,21 +643,20 @@ class SaveManager:
             return False
         return True
 
-    def save_settings(self, settings):
+    def _save_record(self, name, magic, to_bytes):
+        """Save ``to_bytes()`` as a record; like save_game, 0 and MSG_NO_FLASH when it can't."""
         try:
-            data = pack_record(MAGIC_SETTINGS, settings_to_bytes(settings))
+            data = pack_record(magic, to_bytes())
         except Exception:
             self._fail(MSG_NO_FLASH)
             return 0
-        return self._save(SETTINGS_FILE, data)
+        return self._save(name, data)
+
+    def save_settings(self, settings):
+        return self._save_record(SETTINGS_FILE, MAGIC_SETTINGS, lambda: settings_to_bytes(settings))
 
     def save_stats(self, stats):
-        try:
-            data = pack_record(MAGIC_STATS, stats.to_bytes())
-        except Exception:
-            self._fail(MSG_NO_FLASH)
-            return 0
-        return self._save(STATS_FILE, data)
+        return self._save_record(STATS_FILE, MAGIC_STATS, stats.to_bytes)
 
     def load_link_stats(self):
         """The link matches' LinkStats, or None when there are none (or none that verify)."""
@@ -665,12 +664,7 @@ class SaveManager:
         return st
 
     def save_link_stats(self, stats):
-        try:
-            data = pack_record(MAGIC_LINK_STATS, stats.to_bytes())
-        except Exception:
-            self._fail(MSG_NO_FLASH)
-            return 0
-        return self._save(LINK_STATS_FILE, data)
+        return self._save_record(LINK_STATS_FILE, MAGIC_LINK_STATS, stats.to_bytes)
 
 
 def _decode_game_checked(data):

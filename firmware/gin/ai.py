@@ -127,37 +127,14 @@ class _Simple:
 
 
 class BaselinePlayer(_Simple):
-    """The simple competition player (the yardstick)."""
+    """The simple competition player (the yardstick): takes a top card that joins a meld,
+    throws a card that leaves the least deadwood, knocks as soon as it may."""
 
     level = "baseline"
 
     def _draw(self, obs):
         if TAKE_DISCARD in obs.legal and obs.pile and E.joins_meld(obs.hand, obs.pile[-1]):
-            return TAKE_DISCARD
-        return PASS if obs.phase == OFFER else DRAW_STOCK
-
-    def _discard(self, obs):
-        legal = obs.legal
-        if BIG_GIN in legal:
-            return BIG_GIN
-        best, cards = _min_deadwood_cards(obs.hand, obs.taken)
-        x = cards[0] if len(cards) == 1 else cards[self._rng(obs).below(len(cards))]
-        return self._knock_or(legal, x)
-
-
-# --- easy ---------------------------------------------------------------------
-
-
-class EasyPlayer(_Simple):
-    """The baseline's plan with a beginner's slips (seeded, so reproducible)."""
-
-    level = "easy"
-    MISS_TAKE = 1  # in 8: lets a top card that joins a meld go by
-    SLIP = 1  # in 8: throws a random loose card instead of the best one
-
-    def _draw(self, obs):
-        if TAKE_DISCARD in obs.legal and obs.pile and E.joins_meld(obs.hand, obs.pile[-1]):
-            if self._rng(obs).below(8) >= self.MISS_TAKE:
+            if not self._misses(obs):
                 return TAKE_DISCARD
         return PASS if obs.phase == OFFER else DRAW_STOCK
 
@@ -165,11 +142,36 @@ class EasyPlayer(_Simple):
         legal = obs.legal
         if BIG_GIN in legal:
             return BIG_GIN
+        best, cards = _min_deadwood_cards(obs.hand, obs.taken)
+        return self._knock_or(legal, self._throw(obs, cards))
+
+    def _misses(self, obs):
+        """True: let the top card that joins a meld go by (the baseline never does)."""
+        return False
+
+    def _throw(self, obs, cards):
+        """The discard among ``cards``, those that leave the least deadwood."""
+        return cards[0] if len(cards) == 1 else cards[self._rng(obs).below(len(cards))]
+
+
+# --- easy ---------------------------------------------------------------------
+
+
+class EasyPlayer(BaselinePlayer):
+    """The baseline's plan with a beginner's slips (seeded, so reproducible)."""
+
+    level = "easy"
+    MISS_TAKE = 1  # in 8: lets a top card that joins a meld go by
+    SLIP = 1  # in 8: throws a random loose card instead of the best one
+
+    def _misses(self, obs):
+        return self._rng(obs).below(8) < self.MISS_TAKE
+
+    def _throw(self, obs, cards):
         h = obs.hand
-        best, cards = _min_deadwood_cards(h, obs.taken)
         rng = self._rng(obs)
         x = cards[rng.below(len(cards))]
-        if KNOCK + x not in legal and rng.below(8) < self.SLIP:
+        if KNOCK + x not in obs.legal and rng.below(8) < self.SLIP:
             # a slip: any card outside the melds of the moment, not always the highest
             loose = []
             d0 = deadwood4(h[0], h[1], h[2], h[3])
@@ -183,7 +185,7 @@ class EasyPlayer(_Simple):
                             loose.append(c)
             if loose:
                 x = loose[rng.below(len(loose))]
-        return self._knock_or(legal, x)
+        return x
 
 
 # --- normal -------------------------------------------------------------------

@@ -339,14 +339,8 @@ def layoff_risk(sc, melds_list):
                 if not seen >> t & 1:
                     risk += w[t * 13 + r]
         elif meld[1] % 13 != c0 % 13:
-            lo = 13
-            hi = -1
-            for c in meld:
-                r = c % 13
-                if r < lo:
-                    lo = r
-                if r > hi:
-                    hi = r
+            lo = min(meld) % 13  # a run: one suit, so the lowest card has the lowest rank
+            hi = max(meld) % 13
             base = (c0 // 13) * 13
             if lo > 0:
                 risk += w[base + lo - 1]

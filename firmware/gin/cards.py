@@ -25,6 +25,14 @@ def value_of(card):
     return RANK_VALUES[card % 13]
 
 
+def cards_value(cards):
+    """The points of these cards as deadwood: aces 1, number cards their number, faces 10."""
+    t = 0
+    for c in cards:
+        t += RANK_VALUES[c % 13]
+    return t
+
+
 def card_text(card):
     """``7H``, ``TS``, ``AC``: rank letter then suit letter."""
     return RANKS[card % 13] + SUITS[card // 13]

@@ -626,14 +626,8 @@ def _layoff_slots(h, knocker_melds):
                     slots.append((i, [s * 13 + r]))
             continue
         s = meld[0] // 13
-        lo = 13
-        hi = -1
-        for c in meld:
-            r = c % 13
-            if r < lo:
-                lo = r
-            if r > hi:
-                hi = r
+        lo = min(meld) % 13  # a run: one suit, so the lowest card has the lowest rank
+        hi = max(meld) % 13
         mask = h[s]
         chain = []
         r = lo - 1

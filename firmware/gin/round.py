@@ -7,7 +7,7 @@ with a readable reason and leaves the hand as it was.
 """
 
 from gin import melds
-from gin.cards import GinError, card_text, hand_cards, hand_has, shuffled_deck, value_of
+from gin.cards import GinError, card_text, cards_value, hand_cards, hand_has, shuffled_deck
 from gin.rules import OFFER_DEALER_PLAYS
 
 try:
@@ -359,7 +359,7 @@ class Round:
         arr, dw = melds.arrangement(self.hands[d])
         r.defender_melds = arr
         r.defender_deadwood_cards = dw
-        r.defender_deadwood_before = _sum_values(dw)
+        r.defender_deadwood_before = cards_value(dw)
         r.defender_deadwood = r.defender_deadwood_before
 
     def _finish_big_gin(self, p):
@@ -395,10 +395,10 @@ class Round:
             km, kd = arrangement
             r.knocker_melds = km
             r.knocker_deadwood_cards = kd
-            k = _sum_values(kd)
+            k = cards_value(kd)
             r.knocker_deadwood = k
             own_melds, own_dw = melds.arrangement(self.hands[d])
-            r.defender_deadwood_before = _sum_values(own_dw)
+            r.defender_deadwood_before = cards_value(own_dw)
             dv, dmelds, lays, ddw = melds.layoff(self.hands[d], km)
             r.defender_deadwood = dv
             r.defender_melds = dmelds
@@ -458,13 +458,6 @@ class Round:
             if n0 != 10 or n1 != 10:
                 raise AssertionError("hand sizes %d/%d" % (n0, n1))
         return True
-
-
-def _sum_values(cards):
-    t = 0
-    for c in cards:
-        t += value_of(c)
-    return t
 
 
 class Observation:

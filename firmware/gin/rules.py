@@ -30,25 +30,6 @@ GAME_WINNER_NAMES = ("target", "higher")
 PRESET_NAMES = ("classic", "modern", "10/20", "20/25")
 PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
 
-# The fields a preset sets, in the order of each _PRESETS row.
-PRESET_FIELDS = (
-    "knock_limit",
-    "gin_bonus",
-    "undercut_bonus",
-    "big_gin",
-    "big_gin_bonus",
-    "box_bonus",
-    "game_bonus",
-    "shutout_bonus",
-    "next_dealer",
-)
-_PRESETS = (
-    (10, 20, 10, False, 31, 20, 100, 200, WINNER_DEALS),
-    (10, 25, 25, True, 31, 25, 100, 200, WINNER_DEALS),
-    (10, 20, 10, False, 31, 25, 100, 200, ALTERNATE),
-    (10, 25, 20, False, 31, 25, 100, 200, ALTERNATE),
-)
-
 # Field order of the compact encoding (saves); append new fields at the end only.
 FIELDS = (
     "preset",
@@ -70,6 +51,15 @@ FIELDS = (
     "oklahoma",
     "oklahoma_spade_double",
     "hollywood",
+)
+# The fields a preset sets, in the order of each _PRESETS row: knock_limit .. shutout_bonus and
+# next_dealer (FIELDS only grows at its end, so these places hold).
+PRESET_FIELDS = FIELDS[1:9] + FIELDS[10:11]
+_PRESETS = (
+    (10, 20, 10, False, 31, 20, 100, 200, WINNER_DEALS),
+    (10, 25, 25, True, 31, 25, 100, 200, WINNER_DEALS),
+    (10, 20, 10, False, 31, 25, 100, 200, ALTERNATE),
+    (10, 25, 20, False, 31, 25, 100, 200, ALTERNATE),
 )
 BOOL_FIELDS = ("big_gin", "gin_forced", "straight", "oklahoma", "oklahoma_spade_double", "hollywood")
 LIMITS = {

@@ -40,6 +40,21 @@ XOR = const(2)  # colour: invert what is there
 COPY = const(3)  # blit only: the sprite's box becomes exactly the sprite
 
 
+def _paint(buf, i, j, m, c):
+    # buf[i:j]: bits m lit (c 1), unlit (c 0) or inverted (XOR).  One loop per colour,
+    # deliberately: a test inside the loop doubles its cost on a Pico.
+    if c == XOR:
+        for k in range(i, j):
+            buf[k] ^= m
+    elif c:
+        for k in range(i, j):
+            buf[k] |= m
+    else:
+        m ^= 0xFF
+        for k in range(i, j):
+            buf[k] &= m
+
+
 class PyCanvas:
     def __init__(self, width=128, height=64):
         self.width = width
@@ -93,49 +108,34 @@ class PyCanvas:
             e = W
         if x >= e:
             return
-        buf = self.buf
-        b = 1 << (y & 7)
         i = (y >> 3) * W + x
-        e += i - x
-        # one loop per colour, deliberately: a test inside the loop doubles its cost on a Pico
-        if c == XOR:
-            for k in range(i, e):
-                buf[k] ^= b
-        elif c:
-            for k in range(i, e):
-                buf[k] |= b
-        else:
-            b ^= 0xFF
-            for k in range(i, e):
-                buf[k] &= b
+        _paint(self.buf, i, i + e - x, 1 << (y & 7), c)
 
     def vline(self, x, y, h, c):
         if x < 0 or x >= self.width or h < 1:
             return
-        self._column(x, y, y + h, c)
+        self._pages(x, 1, y, y + h, c)
 
-    def _column(self, x, y, e, c):
-        # Rows y..e-1 of column x, one masked byte per page.
+    def _pages(self, x, n, y, ye, c):
+        # Columns x..x+n-1 of rows y..ye-1 (x clipped already): one masked span per page.
         if y < 0:
             y = 0
-        if e > self.height:
-            e = self.height
+        if ye > self.height:
+            ye = self.height
         W = self.width
         buf = self.buf
-        while y < e:
+        while y < ye:
             p = y >> 3
             top = y - (p << 3)
-            bot = e - (p << 3)
+            bot = ye - (p << 3)
             if bot > 8:
                 bot = 8
             m = ((1 << bot) - 1) ^ ((1 << top) - 1)
             i = p * W + x
-            if c == XOR:
-                buf[i] ^= m
-            elif c:
-                buf[i] |= m
+            if m == 0xFF and c != XOR and n > 1:
+                buf[i : i + n] = (self._ones if c else self._zero)[:n]
             else:
-                buf[i] &= m ^ 0xFF
+                _paint(buf, i, i + n, m, c)
             y = (p + 1) << 3
 
     def rect(self, x, y, w, h, c, f=False):
@@ -168,38 +168,7 @@ class PyCanvas:
             e = W
         if x < 0:
             x = 0
-        if w == 1:
-            self._column(x, y, y + h, c)
-            return
-        ye = y + h
-        if ye > self.height:
-            ye = self.height
-        if y < 0:
-            y = 0
-        buf = self.buf
-        n = e - x
-        while y < ye:
-            p = y >> 3
-            top = y - (p << 3)
-            bot = ye - (p << 3)
-            if bot > 8:
-                bot = 8
-            m = ((1 << bot) - 1) ^ ((1 << top) - 1)
-            i = p * W + x
-            j = i + n
-            if m == 0xFF and c != XOR:
-                buf[i:j] = (self._ones if c else self._zero)[:n]
-            elif c == XOR:
-                for k in range(i, j):
-                    buf[k] ^= m
-            elif c:
-                for k in range(i, j):
-                    buf[k] |= m
-            else:
-                m ^= 0xFF
-                for k in range(i, j):
-                    buf[k] &= m
-            y = (p + 1) << 3
+        self._pages(x, e - x, y, y + h, c)
 
     # --- lines --------------------------------------------------------------
 
@@ -282,7 +251,9 @@ class PyCanvas:
             return x + text_width(s, f) + (1 if s else 0)
         row = p * W
         if c == 1 and lo_ok and (hi_ok or not spill):
-            # The common cases, kept lean: set pixels, every page needed on screen.
+            # The common cases, kept lean: set pixels, every page needed on screen.  The glyph
+            # lookup repeats the general loop's below on purpose (a call per character costs
+            # more than the lookup on a Pico).
             for ch in s:
                 o = ord(ch) - 32
                 if 0 <= o < 95:

@@ -6,7 +6,7 @@ the legend.
 """
 
 from device.buttons import ticks_diff
-from gin.cards import RANK_VALUES
+from gin.cards import cards_value
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from ui import keys
 from ui.cardart import CARD_H, CARD_W, draw_card
@@ -21,13 +21,6 @@ TEXT_Y = 49
 MARGIN = 14  # the right margin for names and counts (wider when a name needs it)
 STEP_MS = 900  # between two lay-offs
 AUTO_MS = 3500  # watching: how long the final result stays
-
-
-def _value(cards):
-    t = 0
-    for c in cards:
-        t += RANK_VALUES[c % 13]
-    return t
 
 
 def why(r):
@@ -125,7 +118,7 @@ class Result:
             header(c, "%s KNOCKED ON %d" % (kn.upper(), r.knocker_deadwood))
         kg, dg, laid = self.rows()
         kd = r.knocker_deadwood
-        dd = _value(dg[-1][0]) if dg and not dg[-1][1] else 0
+        dd = cards_value(dg[-1][0]) if dg and not dg[-1][1] else 0
         # names and counts in the right margin, as wide as they need
         margin = MARGIN
         for name, v in ((kn, kd), (de, dd)):

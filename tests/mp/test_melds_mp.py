@@ -8,18 +8,11 @@ the engine with a small brute force written here.
 import gc
 
 from gin import melds
-from gin.cards import RANK_VALUES, GinError, hand_of, parse_cards
+from gin.cards import RANK_VALUES, GinError, cards_value, hand_of, parse_cards
 
 
 def _c(text):
     return sorted(parse_cards(text))
-
-
-def _value(cards):
-    t = 0
-    for x in cards:
-        t += RANK_VALUES[x % 13]
-    return t
 
 
 def _brute(cards):
@@ -56,7 +49,7 @@ def _brute(cards):
                     flat.append(bits)
                     flat.append(v)
                 hi += 1
-    return _value(cards) - _most_melded(flat, 0, 0, 0)
+    return cards_value(cards) - _most_melded(flat, 0, 0, 0)
 
 
 def _most_melded(flat, start, used, melded):
@@ -132,7 +125,7 @@ def test_seeded_arrangements_are_minimal():
         arrs = melds.min_arrangements(h)
         assert arrs[0] == melds.arrangement(h)
         for ms, dead in arrs:
-            assert _value(dead) == best
+            assert cards_value(dead) == best
             used = []
             for m in ms:
                 assert melds.is_meld(m)
@@ -157,7 +150,7 @@ def test_four_set_against_the_run_through_it():
 
 def test_best_discard_can_be_a_melded_card():
     h = hand_of("AC AD AH AS 2D 2H 3D 3H 4C 4D 4H")
-    assert _value(melds.arrangement(h)[1]) == 2
+    assert cards_value(melds.arrangement(h)[1]) == 2
     assert melds.deadwood_after_discard(h) == 0
     assert melds.best_discards(h) == _c("4C")
 
