@@ -163,7 +163,7 @@ class FakeBoard:
         self._drop_client()
         for t in self._threads:
             if t.name == "fake-board-serve":
-                t.join(timeout=5)  # before the listening socket goes: see _serve
+                t.join(timeout=5)  # before the listening socket goes: see _clients
         if self._proc and self._proc.poll() is None:
             try:
                 self._send("Q")
@@ -274,11 +274,13 @@ class FakeBoard:
                 pass
             client.close()
 
-    def _serve(self) -> None:
-        assert self._sock
-        # accept() with a timeout: a thread blocked in accept() on a socket that another
-        # thread closes can wake up on a new socket that reused the descriptor number.
-        self._sock.settimeout(0.05 if self.reset_gap else 0.2)
+    def _clients(self):
+        """Each client that connects, until the board stops or its port is closed for good.
+
+        accept() with the port's timeout: a thread blocked in accept() on a socket that another
+        thread closes can wake up on a new socket that reused the descriptor number.  While
+        the board is ``gone`` (a reset), the port is away (``_away``) between clients.
+        """
         while not self._stopping:
             if self.gone:
                 self._away()
@@ -292,6 +294,12 @@ class FakeBoard:
             if self._stopping:
                 conn.close()
                 return
+            yield conn
+
+    def _serve(self) -> None:
+        assert self._sock
+        self._sock.settimeout(0.05 if self.reset_gap else 0.2)
+        for conn in self._clients():
             conn.settimeout(None)
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             _quickack(conn)
@@ -359,13 +367,7 @@ class FakeBoard:
         """A serial device that is not running MicroPython: it talks, but no REPL answers."""
         assert self._sock
         self._sock.settimeout(0.2)
-        while not self._stopping:
-            try:
-                conn, _ = self._sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
+        for conn in self._clients():
             with self._lock:
                 self.connections += 1
                 self.events.append(f"link {self.connections} up")
