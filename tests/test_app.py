@@ -15,7 +15,18 @@ from gin.rules import RuleSet
 from ui import screens
 
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
-from test_ui_golden import GIN, LAYOFF, SPREAD, UNDERCUT, boot, card, seeded, stacked, to_card
+from test_ui_golden import (
+    GIN,
+    LAYOFF,
+    SPREAD,
+    UNDERCUT,
+    boot,
+    card,
+    drawn_from_stock,
+    seeded,
+    stacked,
+    to_card,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -108,7 +119,7 @@ def test_a_whole_match_from_title_to_game_over_with_buttons_only(start):
 
 def test_two_people_pass_the_device_and_never_see_each_other():
     hw, a, d = new_app(2222)
-    a.settings["mode"] = 1
+    a.settings["mode"] = screens.TWO_PEOPLE
     d.press("DRAW")
     assert a.view.sid == screens.PASS_SCREEN
     bot = AutoPlayer(d)
@@ -138,7 +149,7 @@ def test_two_people_pass_the_device_and_never_see_each_other():
 
 def test_watching_the_computer_play_itself_needs_no_button():
     hw, a, d = new_app(3333)
-    a.settings["mode"] = 2
+    a.settings["mode"] = screens.WATCH
     d.press("DRAW")
     for _ in range(1000):
         if a.view.sid == screens.OVER_SCREEN:
@@ -245,11 +256,7 @@ def test_sort_toggles_and_melds_stay_grouped():
 
 
 def test_knocking_shows_the_spread_then_the_lay_offs_one_by_one():
-    h, a, d = boot()
-    stacked(a, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    d.press("DRAW")
-    d.run(600)
-    d.press("DRAW")
+    h, a, d = drawn_from_stock(LAYOFF)
     to_card(d, "JH")
     d.press("KNOCK")
     assert a.view.sid == screens.RESULT
@@ -267,11 +274,7 @@ def test_knocking_shows_the_spread_then_the_lay_offs_one_by_one():
 
 
 def test_the_knocker_picks_among_equal_arrangements_on_screen():
-    h, a, d = boot()
-    stacked(a, *SPREAD[:3], stock=SPREAD[3], cpu=[106])
-    d.press("DRAW")
-    d.run(600)
-    d.press("DRAW")
+    h, a, d = drawn_from_stock(SPREAD)
     to_card(d, "QH")
     d.press("KNOCK")
     rnd = a.match.round
@@ -286,20 +289,12 @@ def test_the_knocker_picks_among_equal_arrangements_on_screen():
 def test_gin_and_undercut_results_say_why():
     from ui.result import why
 
-    h, a, d = boot()
-    stacked(a, *GIN[:3], stock=GIN[3], cpu=[106])
-    d.press("DRAW")
-    d.run(600)
-    d.press("DRAW")
+    h, a, d = drawn_from_stock(GIN)
     to_card(d, "KD")
     d.press("KNOCK")
     r = a.match.round.result
     assert r.kind == ground.GIN and why(r) == "gin: 20+%d" % r.defender_deadwood
-    h, a, d = boot()
-    stacked(a, *UNDERCUT[:3], stock=UNDERCUT[3], cpu=[106])
-    d.press("DRAW")
-    d.run(600)
-    d.press("DRAW")
+    h, a, d = drawn_from_stock(UNDERCUT)
     to_card(d, "KD")
     d.press("KNOCK")
     r = a.match.round.result
@@ -317,11 +312,7 @@ def test_big_gin_is_offered_on_the_draw_button():
 
 
 def test_the_hint_moves_the_cursor_and_says_why():
-    h, a, d = boot()
-    stacked(a, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    d.press("DRAW")
-    d.run(600)
-    d.press("DRAW")
+    h, a, d = drawn_from_stock(LAYOFF)
     action, reason = a.hint()
     card = action if action < 52 else action - ground.KNOCK
     assert 0 <= card < 52

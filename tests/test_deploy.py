@@ -123,19 +123,13 @@ class SimpleIndex:
         self.driver = driver
 
 
+# make, on mk/deploy.mk's targets alone (DEPLOY_SETUP= : .venv exists already)
+DEPLOY_MAKE = ("make", "-s", "--no-print-directory", "-C", str(ROOT), "-f", "mk/deploy.mk", "DEPLOY_SETUP=")
+
+
 def make(*args, tree=None, build=None, port=None, input_text=None, timeout=120):
-    """Run a target of mk/deploy.mk on its own (DEPLOY_SETUP= : .venv exists already)."""
-    cmd = [
-        "make",
-        "-s",
-        "--no-print-directory",
-        "-C",
-        str(ROOT),
-        "-f",
-        "mk/deploy.mk",
-        "DEPLOY_SETUP=",
-        f"PY={sys.executable}",
-    ]
+    """Run a target of mk/deploy.mk on its own."""
+    cmd = [*DEPLOY_MAKE, f"PY={sys.executable}"]
     if tree is not None:
         cmd += [f"FW_ROOT={tree}", f"BUILD_DIR={build or tree / 'build' / 'mpy'}"]
     if port is not None:
@@ -365,18 +359,7 @@ def test_make_mount_runs_the_compiled_tree_without_copying(mini, board):
 
 def test_make_repl_talks_to_the_board(board):
     master, slave = pty.openpty()
-    cmd = [
-        "make",
-        "-s",
-        "-C",
-        str(ROOT),
-        "-f",
-        "mk/deploy.mk",
-        "DEPLOY_SETUP=",
-        f"PY={sys.executable}",
-        "repl",
-        f"PORT={board.url}",
-    ]
+    cmd = [*DEPLOY_MAKE, f"PY={sys.executable}", "repl", f"PORT={board.url}"]
     p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)
     seen = b""

@@ -112,6 +112,27 @@ class Screen:
             time.sleep(0.02)
 
 
+def console(cmd, cwd, key, exit_timeout, at_tick=None):
+    """Run a console command on a pty until the game prints 'tick', then type ``key`` the way a
+    person does (once the console is in raw mode); it must exit 0.  ``at_tick()`` runs when the
+    first tick is seen.  Returns everything it printed."""
+    p, master = spawn(cmd, cwd)
+    s = Screen(master)
+    try:
+        assert s.until(b"tick"), s.seen.decode(errors="replace")  # the game's output, live
+        if at_tick is not None:
+            at_tick()
+        s.raw_mode()
+        os.write(master, key)
+        assert p.wait(timeout=exit_timeout) == 0, s.seen
+        s.drain(timeout=1)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        os.close(master)
+    return s.seen.decode(errors="replace")
+
+
 # A main.py that runs for a while, printing (the fake board runs Python to its end: a game that
 # loops for ever would hold it for good).
 def ticks(n):
@@ -124,25 +145,19 @@ def test_make_play_deploys_waits_for_the_restart_attaches_and_leaves_the_game_ru
     tree = write_tree(tmp_path / "tree", dict(MINI, **{"main.py": ticks(80)}))
     with FakeBoard(reset_gap=RESET_GAP, run_main=True) as b:
         cmd = ["make", "-s", "--no-print-directory", "play", f"PORT={b.url}", f"FW_ROOT={tree}"]
-        p, master = spawn(cmd + [f"DRIVER={stub_driver}", f"BUILD_DIR={tree}/build/mpy"], ROOT)
-        s = Screen(master)
-        try:
-            assert s.until(b"tick"), s.seen.decode(errors="replace")  # the game's output, live
-            attached = len(b.events)
-            s.raw_mode()
-            os.write(master, b"\x1d")  # Ctrl-]: leave the console
-            assert p.wait(timeout=20) == 0, s.seen
-            s.drain(timeout=1)
-        finally:
-            if p.poll() is None:
-                p.kill()
-            os.close(master)
-        text = s.seen.decode(errors="replace")
+        attached = []
+        text = console(  # Ctrl-]: leave the console
+            cmd + [f"DRIVER={stub_driver}", f"BUILD_DIR={tree}/build/mpy"],
+            ROOT,
+            b"\x1d",
+            20,
+            at_tick=lambda: attached.append(len(b.events)),
+        )
         assert "deploy: done" in text and messages.WAITING in text
         assert "No Pico connected" not in text  # PORT= is honoured
         assert "Error" not in text and "Traceback" not in text
         assert b.hard_resets == 1  # the deploy's reset; attaching and leaving reset nothing
-        later = b.events[attached:]
+        later = b.events[attached[0] :]
         assert not [e for e in later if e.startswith(("ctrl-C", "soft reset", "hard reset", "exec"))], later
         b.wait_event("run main.py")
 
@@ -269,19 +284,8 @@ def test_make_mount_stops_cleanly_on_ctrl_c_and_arms_no_watchdog(tmp_path, pico)
     tree = write_tree(tmp_path / "tree", files)
     mark = len(pico.events)
     cmd = ["make", "-s", "--no-print-directory", "-f", "mk/deploy.mk", "DEPLOY_SETUP=", "mount"]
-    p, master = spawn(cmd + [f"PORT={pico.url}", f"FW_ROOT={tree}", f"BUILD_DIR={tree}/build/mpy"], ROOT)
-    s = Screen(master)
-    try:
-        assert s.until(b"tick"), s.seen.decode(errors="replace")
-        s.raw_mode()
-        os.write(master, b"\x03")  # Ctrl-C, as typed
-        assert p.wait(timeout=30) == 0, s.seen
-        s.drain(timeout=1)
-    finally:
-        if p.poll() is None:
-            p.kill()
-        os.close(master)
-    text = s.seen.decode(errors="replace")
+    args = cmd + [f"PORT={pico.url}", f"FW_ROOT={tree}", f"BUILD_DIR={tree}/build/mpy"]
+    text = console(args, ROOT, b"\x03", 30)  # Ctrl-C, as typed
     assert "mount: stopped" in text and "no watchdog" in text
     assert "Traceback" not in text and "Interrupt" not in text
     assert not [e for e in pico.events[mark:] if e.startswith("watchdog armed")]

@@ -13,7 +13,7 @@ from device.sleep import AWAKE, DIM
 from gin.rules import RuleSet
 from savegame import GAME_FILE, SaveManager, decode_game
 from ui import keys
-from ui.screens import LINK, LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE
+from ui.screens import LINK, LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE, VS_CPU
 
 from host_tools.hw.fake_hw import Clock, FakeHw
 from host_tools.link.duo import Duo, Faults
@@ -106,6 +106,14 @@ class Pair:
             self.got.extend(self.peer.poll(self.clock.now()))
             self.clock.advance(2)
 
+    def join(self, waited=b"\x00\x00", ms=300):
+        """The App starts a link match; the test's side joins, having waited ``waited`` (the one
+        that waited longer proposes the rules: 0, the App does)."""
+        self.app.link_start()
+        self.run(1500)
+        self.peer.send(session.JOIN, waited)
+        self.run(ms)
+
     def sent(self, t):
         return [p for tt, p in self.got if tt == t]
 
@@ -145,10 +153,7 @@ def test_the_deal_comes_from_both_secrets_and_both_commitments():
 
 def test_a_reveal_that_does_not_match_its_commitment_is_refused():
     p = Pair()
-    p.app.link_start()
-    p.run(1500)
-    p.peer.send(session.JOIN, b"\x00\x00")
-    p.run(300)
+    p.join()
     p.peer.send(session.ACCEPT)
     p.run(300)
     p.peer.send(session.COMMIT, session.sha256(b"A" * 16).digest())
@@ -247,10 +252,7 @@ def test_the_other_refusing_our_move_stops_the_match_here_too():
 
 def test_the_other_declining_the_rules_is_said_and_the_wait_goes_on():
     p = Pair()
-    p.app.link_start()
-    p.run(1500)
-    p.peer.send(session.JOIN, b"\x00\x00")
-    p.run(300)
+    p.join()
     p.peer.send(session.DECLINE)
     p.run(300)
     assert p.app.view.sid == LINK_WAIT and p.app.msg == session.MSG_DECLINED
@@ -270,7 +272,7 @@ def test_play_menu_offers_the_link_cable_and_waiting_can_be_cancelled():
     assert "Link cable" in MODE_NAMES
     p = Pair()
     app = p.app
-    app.settings["mode"] = 0
+    app.settings["mode"] = VS_CPU
     p.line.cut()  # nobody on the other end
     app.goto(TITLE)
     rows = app.view.rows(app)
@@ -289,10 +291,7 @@ def test_play_menu_offers_the_link_cable_and_waiting_can_be_cancelled():
 
 def test_the_joiner_sees_the_rules_and_accepts_with_draw():
     p = Pair()
-    p.app.link_start()
-    p.run(1500)
-    p.peer.send(session.JOIN, b"\xff\xff")  # waited longer: the test proposes
-    p.run(200)
+    p.join(b"\xff\xff", 200)  # waited longer: the test proposes
     assert p.sent(session.RULES) == []
     rules = RuleSet(oklahoma=True, target=150)
     p.peer.send(session.RULES, rules.to_bytes())

@@ -22,7 +22,7 @@ from ui.pages import rule_lines
 from ui.screens import HELP, RESULT, RULES, RULES_TEXT, SETTINGS, STATS, TITLE
 
 from host_tools.hw.fake_hw import AutoPlayer
-from test_ui_golden import LAYOFF, SCENES, boot, stacked
+from test_ui_golden import LAYOFF, SCENES, boot, drawn_from_stock, stacked
 from textcheck import CheckedCanvas
 
 
@@ -38,12 +38,6 @@ def checked(monkeypatch):
 
     monkeypatch.setattr(appmod, "Canvas", canvas)
     return made
-
-
-def pass_pass_draw(d):
-    d.press("DRAW")  # you pass the upcard
-    d.run(600)  # the computer passes too
-    d.press("DRAW")  # you draw from the stock
 
 
 def problems(canvases):
@@ -232,9 +226,7 @@ def test_a_long_message_starts_at_its_beginning_and_stays_until_shown_whole(font
 def test_the_app_keeps_a_scrolling_message_until_it_was_shown_whole_and_any_key_skips_it():
     from ui.draw import scroll_ms
 
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     long = "Hint: discard K\u2663: keeps 14 deadwood and looks safe, and more words to scroll"
     need = scroll_ms(app.canvas, long)
     assert need > 4000
@@ -250,9 +242,7 @@ def test_the_app_keeps_a_scrolling_message_until_it_was_shown_whole_and_any_key_
 
 
 def test_the_hint_is_shown_whole(checked):
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     d.press("DOWN")  # the hint
     msg = app.msg
     assert msg and msg.startswith("Hint: ")

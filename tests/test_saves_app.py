@@ -13,7 +13,7 @@ from app import App
 from device.buttons import DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: E402
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import RuleSet
-from ui.screens import TABLE, VS_CPU
+from ui.screens import TABLE, VS_CPU, WATCH
 
 from host_tools.bench.soak_saves import app_match
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
@@ -192,7 +192,7 @@ def test_endurance_through_the_app(block):
 def test_watch_game_state_survives_reboot_mid_hand():
     hw = FakeHw(start_ms=321)
     app = App(hw)
-    app.settings["mode"] = 2
+    app.settings["mode"] = WATCH
     app.new_game()
     d = Driver(app, hw)
     while app.match.state == PLAYING and len(app.match.round.actions) < 9:

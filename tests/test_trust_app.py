@@ -5,6 +5,7 @@ from app import SOUND_ERROR, TITLE, App
 from device.storage import FileStorage, MemFS
 from gin.match import Match
 from gin.rules import RuleSet
+from ui.screens import WATCH
 
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
 
@@ -51,22 +52,34 @@ def _errors(hw):
     return sum(1 for t in hw.sound.tones if tuple(t[-2:]) == tuple(SOUND_ERROR))
 
 
-def test_the_flash_full_message_is_said_once_until_a_save_succeeds():
-    class Full(MemFS):
-        full = True
+class FullFlash(MemFS):
+    """A flash that refuses every write (ENOSPC) while ``full``; crash.log aside with spare_log."""
 
-        def write(self, path, data):
-            if self.full and not path.startswith("crash"):
-                raise OSError(28)
-            super().write(path, data)
+    def __init__(self, spare_log=False):
+        super().__init__()
+        self.full = True
+        self.spare_log = spare_log
 
+    def write(self, path, data):
+        if self.full and not (self.spare_log and path.startswith("crash")):
+            raise OSError(28)
+        super().write(path, data)
+
+
+def _on_a_full_flash(spare_log=False):
+    """(hw, app, driver): an App booted on a FullFlash, at its title."""
     hw = FakeHw(start_ms=1000)
-    hw.fs = Full()
+    hw.fs = FullFlash(spare_log)
     hw.storage = FileStorage("", hw.fs)
     app = App(hw)
     d = Driver(app, hw)
     d.run(200)
-    app.settings["mode"] = 2  # watch: the computers play, a save after every move
+    return hw, app, d
+
+
+def test_the_flash_full_message_is_said_once_until_a_save_succeeds():
+    hw, app, d = _on_a_full_flash(spare_log=True)
+    app.settings["mode"] = WATCH  # the computers play, a save after every move
     app.new_game()
     d.run(20000)
     moves = len(app.match.round.actions) + 10 * len(app.match.summaries)
@@ -80,20 +93,7 @@ def test_the_flash_full_message_is_said_once_until_a_save_succeeds():
 
 
 def test_failed_settings_and_stats_saves_are_reported():
-    class Full(MemFS):
-        full = True
-
-        def write(self, path, data):
-            if self.full:
-                raise OSError(28)
-            super().write(path, data)
-
-    hw = FakeHw(start_ms=1000)
-    hw.fs = Full()
-    hw.storage = FileStorage("", hw.fs)
-    app = App(hw)
-    d = Driver(app, hw)
-    d.run(200)
+    hw, app, d = _on_a_full_flash()
     d.keys("DOWN RIGHT")  # Play: vs CPU -> 2 people (a setting)
     assert app.msg == sg.MSG_NO_FLASH and app.msg_err
     app.msg = None

@@ -128,10 +128,19 @@ UNDERCUT = ("4C 4D 4H 7S 8S 9S TS JS QS 8H", "9C 9D 9H JH QH KH 4S 6S KS AD", "2
 GIN = ("AS 2S 3S 4S 9C TC JC 7H 7S 7D", "KC KH 2H 2D QD 4D 8C AD 9D 5C", "TD", "KD")
 
 
-def _pass_pass_draw(d):
+def pass_pass_draw(d):
     d.press("DRAW")  # you pass the upcard
     d.run(600)  # the computer passes too
     d.press("DRAW")  # you draw from the stock
+
+
+def drawn_from_stock(deal):
+    """(hw, app, driver) at the table with ``deal`` (nondealer, dealer, upcard, stock) stacked:
+    both passed the upcard (the computer's 106) and you drew the stock's top card."""
+    h, app, d = boot()
+    stacked(app, *deal[:3], stock=deal[3], cpu=[106])
+    pass_pass_draw(d)
+    return h, app, d
 
 
 def scene_title():
@@ -210,17 +219,13 @@ def scene_table_draw():
 
 
 def scene_table_discard():
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     d.keys("LEFT LEFT")
     return h
 
 
 def scene_table_by_rank():
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     d.keys("UP")  # sort by rank
     d.run(3000)  # the "sorted" note fades
     return h
@@ -229,7 +234,7 @@ def scene_table_by_rank():
 def scene_table_refused():
     h, app, d = boot()
     stacked(app, *UNDERCUT[:3], stock="5H", cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "5H")
     d.press("LEFT")
     d.press("KNOCK")  # above the limit
@@ -240,7 +245,7 @@ def scene_table_refused():
 def scene_table_thinking():
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3] + " 2S", cpu=[106, 104, 3 * 13 + 1])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "JH")
     app.slow[1] = True
     d.press("DISCARD")
@@ -255,7 +260,7 @@ def scene_table_thinking():
 def scene_table_cpu_took():
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106, 105, card("QS")])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "JH")
     d.press("DISCARD")
     d.run(2000)
@@ -266,7 +271,7 @@ def scene_table_cpu_took():
 def scene_table_spread():
     h, app, d = boot()
     stacked(app, *SPREAD[:3], stock=SPREAD[3], cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "QH")
     d.press("KNOCK")
     assert app.match.round.phase == 3
@@ -284,7 +289,7 @@ def scene_pause_menu():
 def scene_pile():
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3] + " 2S", cpu=[106, 105, card("QS")])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "JH")
     d.press("DISCARD")
     d.run(2000)
@@ -302,9 +307,7 @@ def scene_pass_device():
 
 
 def scene_result_layoff():
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     to_card(d, "JH")
     d.press("KNOCK")
     assert app.view.sid == screens.RESULT
@@ -313,9 +316,7 @@ def scene_result_layoff():
 
 
 def scene_result_knock():
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     to_card(d, "JH")
     d.press("KNOCK")
     d.press("DRAW")  # skip to the end
@@ -325,7 +326,7 @@ def scene_result_knock():
 def scene_result_undercut():
     h, app, d = boot()
     stacked(app, *UNDERCUT[:3], stock=UNDERCUT[3], cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "KD")
     d.press("KNOCK")
     d.press("DRAW")
@@ -335,7 +336,7 @@ def scene_result_undercut():
 def scene_result_gin():
     h, app, d = boot()
     stacked(app, *GIN[:3], stock=GIN[3], cpu=[106])
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     to_card(d, "KD")
     d.press("KNOCK")
     return h
@@ -345,7 +346,7 @@ def scene_result_cancelled():
     h, app, d = boot()
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
     app.match.round.stock_pos = 49  # three cards left: this draw leaves two
-    _pass_pass_draw(d)
+    pass_pass_draw(d)
     d.press("DISCARD")
     assert app.view.sid == screens.RESULT
     return h
@@ -403,9 +404,7 @@ def scene_demo():
 
 
 def scene_hint_message():
-    h, app, d = boot()
-    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106])
-    _pass_pass_draw(d)
+    h, app, d = drawn_from_stock(LAYOFF)
     app.say("Hint: discard KC: keeps 14 deadwood and looks safe", False, 4000)
     d.run(10)
     return h
