@@ -19,8 +19,10 @@ from gin.round import (
     ARRANGE,
     BIG_GIN,
     DISCARD_PHASE,
+    DRAW,
     DRAW_STOCK,
     KNOCK,
+    OFFER,
     OVER,
     PASS,
     SPREAD,
@@ -339,9 +341,11 @@ def test_opponent_model_reads_takes_and_throws():
 # --- determinism ------------------------------------------------------------------
 
 
-def _match_actions(level_a, level_b, seed, rules):
+def _match_actions(level_a, level_b, seed, rules, player_seeds=None):
+    """Every action of a match of level_a (seat 0) against level_b, dealt from seed."""
     m = Match(rules, seed)
-    players = [ai.make_player(level_a, seed), ai.make_player(level_b, seed + 1)]
+    sa, sb = player_seeds if player_seeds is not None else (seed, seed + 1)
+    players = [ai.make_player(level_a, sa), ai.make_player(level_b, sb)]
     acts = []
     while m.state != GAME_OVER:
         if m.state == HAND_OVER:
@@ -362,20 +366,7 @@ def test_same_seed_same_game(level):
 
 def test_seed_changes_the_random_choices_of_easy():
     rules = R.RuleSet(target=50)
-    runs = set()
-    for s in range(3):
-        m = Match(rules, 12)
-        players = [ai.make_player("easy", s), ai.make_player("baseline", 5)]
-        acts = []
-        while m.state != GAME_OVER:
-            if m.state == HAND_OVER:
-                m.next_hand()
-                continue
-            p = m.round.player
-            a = players[p].choose(m.observation(p))
-            acts.append(a)
-            m.apply(a)
-        runs.add(tuple(acts))
+    runs = {tuple(_match_actions("easy", "baseline", 12, rules, (s, 5))) for s in range(3)}
     assert len(runs) > 1
 
 
@@ -396,8 +387,16 @@ def test_choose_refuses_when_it_is_not_the_players_turn():
 
 def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
     phases = set()
-    for k in range(20):
-        rnd = Round(R.RuleSet(), k % 2, 300 + k)
+    # 20 dealt hands, and one where the knocker chooses among equally low spreads (SPREAD,
+    # which dealt hands seldom reach)
+    spread = stacked_deck("3H 4H 5H 6H 6C 6D 6S AC 2D 3C", "KC KD 2H 2S QD 4D 8C AD 9D 5C", "TC", "QH")
+    for k in range(21):
+        if k < 20:
+            rnd = Round(R.RuleSet(), k % 2, 300 + k)
+        else:
+            rnd = Round(R.RuleSet(), 1, 0, deck=spread)
+            for a in (PASS, PASS, DRAW_STOCK, KNOCK + parse_card("QH")):
+                rnd.apply(a)
         p = ai.make_player("hard", k)
         while rnd.phase != OVER:
             obs = rnd.observation(rnd.player)
@@ -414,8 +413,10 @@ def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
                 assert why.startswith("take " + ai.card_name(obs.pile[-1])), why
             if KNOCK <= a < KNOCK + 52:
                 assert why.startswith("knock") or why.startswith("gin"), why
+            if obs.phase == SPREAD:
+                assert why.startswith("spread %d" % (a - ARRANGE + 1)), why
             rnd.apply(a)
-    assert DISCARD_PHASE in phases
+    assert phases == {OFFER, DRAW, DISCARD_PHASE, SPREAD}
 
 
 def test_card_names_read_like_a_person_writes_them():

@@ -127,8 +127,13 @@ def test_every_boundary_of_the_profile_records_boots_without_raising():
         name = sg.SETTINGS_FILE if rec[:4] == sg.MAGIC_SETTINGS else sg.STATS_FILE
         hw, app = boot({name: rec}, steps=3)
         assert app.view is not None and app.frames > 0, label
-        # whatever loaded can be saved again (a stat at 2**32-1 included)
-        assert app.saves.save_stats(app.stats) >= 0
+        # whatever loaded can be saved again (a stat at 2**32-1 included) and reads back the same
+        app.saves.save_stats(app.stats)
+        assert app.saves.error is None, label
+        _settings, again, _msg = sg.SaveManager(hw.storage).load_profile()
+        assert [list(st.values()) for st in again.levels] == [list(st.values()) for st in app.stats.levels], (
+            label
+        )
         app.stats.record_hand(0, (2, 0, 30, 0))
         app.saves.save_stats(app.stats)
         assert app.saves.error is None, label

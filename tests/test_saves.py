@@ -103,32 +103,32 @@ def test_actions_round_trip_any_sequence(acts):
 
 
 def test_round_trip_every_field(sample_states):
+    seen = set()
     for i, m in enumerate(sample_states):
+        mode = i % (sg.MODE_LINK + 1)  # every mode, the link's fields included
+        level = (i // (sg.MODE_LINK + 1)) % len(ai.LEVELS)
         snap = snap_of(
             m,
-            mode=i % 3,
-            level=(i // 3) % 3,
+            mode=mode,
+            level=level,
             sort=i % 2,
             cursor=i % 53 - 1,  # a card id or -1 (none): the range a save may hold
             aiseed=i * 2654435761 % 2**32,
         )
+        keys = ["mode", "level", "rules", "seed", "summaries", "actions", "sort", "cursor", "aiseed", "over"]
+        if mode == sg.MODE_LINK:
+            snap["seat"] = i // 4 % 2
+            snap["prev"] = bytes(sample_states[i - 1].round.actions)  # the last hand, kept to resend
+            keys += ["seat", "prev"]
         back = sg.decode_game(sg.encode_game(snap))
-        for k in (
-            "mode",
-            "level",
-            "rules",
-            "seed",
-            "summaries",
-            "actions",
-            "sort",
-            "cursor",
-            "aiseed",
-            "over",
-        ):
+        for k in keys:
             assert back[k] == snap[k], k
         m2 = sg.rebuild(back)
         assert match_fingerprint(m2) == match_fingerprint(m)
         check_invariants(m2)
+        seen.add((mode, level))
+    assert {md for md, _ in seen} == set(range(sg.MODE_LINK + 1))
+    assert {lv for _, lv in seen} == set(range(len(ai.LEVELS)))
 
 
 def test_encode_refuses_what_it_cannot_store():
@@ -265,11 +265,17 @@ def test_no_save_is_a_quiet_fresh_start():
     assert loaded(MemFS()) == (None, None)
 
 
-def test_damaged_file_never_becomes_the_backup(sample_states):
+def saved_twice(sample_states):
+    """(flash, SaveManager) after saving sample states 1 then 2: 2 in the file, 1 its backup."""
     fs = MemFS()
     mgr = sg.SaveManager(FileStorage("", fs))
     mgr.save_game(snap_of(sample_states[1]))
     mgr.save_game(snap_of(sample_states[2]))
+    return fs, mgr
+
+
+def test_damaged_file_never_becomes_the_backup(sample_states):
+    fs, mgr = saved_twice(sample_states)
     good_backup = fs.files["game.sav.bak"]
     fs.files["game.sav"] = b"GINg junk"
     mgr2 = sg.SaveManager(FileStorage("", fs))
@@ -291,10 +297,7 @@ def test_other_kinds_and_versions_fall_back(sample_states):
         b"PK\x03\x04 a zip file, not a save",
         b"",
     ):
-        fs = MemFS()
-        mgr = sg.SaveManager(FileStorage("", fs))
-        mgr.save_game(snap_of(sample_states[1]))
-        mgr.save_game(snap_of(sample_states[2]))
+        fs, mgr = saved_twice(sample_states)
         fs.files["game.sav"] = bad
         snap, msg = loaded(fs)
         assert msg == sg.MSG_BACKUP
@@ -302,10 +305,7 @@ def test_other_kinds_and_versions_fall_back(sample_states):
 
 
 def test_complete_temp_copy_rescues_a_missing_file(sample_states):
-    fs = MemFS()
-    mgr = sg.SaveManager(FileStorage("", fs))
-    mgr.save_game(snap_of(sample_states[1]))
-    mgr.save_game(snap_of(sample_states[2]))
+    fs, mgr = saved_twice(sample_states)
     # power cut between "file -> .bak" and ".tmp -> file": the newest copy is the temporary one
     fs.files["game.sav.tmp"] = sg.encode_game(snap_of(sample_states[3]))
     fs.files["game.sav.bak"] = fs.files.pop("game.sav")
@@ -315,10 +315,7 @@ def test_complete_temp_copy_rescues_a_missing_file(sample_states):
 
 
 def test_clear_game_forgets_every_copy(sample_states):
-    fs = MemFS()
-    mgr = sg.SaveManager(FileStorage("", fs))
-    mgr.save_game(snap_of(sample_states[1]))
-    mgr.save_game(snap_of(sample_states[2]))
+    fs, mgr = saved_twice(sample_states)
     mgr.clear_game()
     assert fs.files == {}
     assert loaded(fs) == (None, None)
