@@ -375,6 +375,7 @@ def test_a_crash_restart_resumes_the_game_directly():
     d.press("DRAW")
     b = App(h, resume=True)
     assert b.view.sid == screens.TABLE and b.match is not None
+    assert (b.match.seed, bytes(b.match.round.actions)) == (a.match.seed, bytes(a.match.round.actions))
 
 
 def test_quitting_keeps_the_save_and_game_over_clears_it():
@@ -383,6 +384,11 @@ def test_quitting_keeps_the_save_and_game_over_clears_it():
     d.press("DRAW")
     d.keys("MENU UP DRAW")  # the last row: save and quit
     assert a.view.sid == screens.TITLE and a.has_save
+    d.press("DRAW")  # Continue
+    assert a.view.sid == screens.TABLE and a.match.seed == 1001
+    AutoPlayer(d).play_match()  # to its end and back to the title
+    assert a.view.sid == screens.TITLE and a.match is None and not a.has_save
+    assert not [f for f in h.fs.files if f.startswith("game.sav")], sorted(h.fs.files)
 
 
 def test_the_demo_starts_after_a_minute_and_any_button_ends_it_without_acting():
