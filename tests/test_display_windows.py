@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.display import WINDOW_COST, FrameSender
+from device.display import WINDOW_COST, WINDOW_COST_SINGLE, FrameSender, Panel
 
 from host_tools.hw.host_display import HostDisplay
 from host_tools.hw.i2c_bus import bus_with_ssd1306
@@ -57,24 +57,85 @@ def test_windows_give_the_glass_of_a_full_send_with_adafruit(seed):
         d.show_frame(frame)
         assert d.glass().pixels == Glass.from_frame(frame).pixels
         assert d.sent == wire_bytes(d.bus)  # the sender's own count is what the bus saw
+        assert d.sent <= WINDOW_COST + FRAME_BYTES  # never more than the whole frame in one window
     assert d.warnings == []
 
 
-@settings(max_examples=40, deadline=None)
+def damaged_edit(frame: bytearray, rng: random.Random) -> list:
+    """Boxes of new bytes, and damage that covers them: the boxes themselves, grown at random,
+    overlapping each other at times, plus boxes where nothing changed."""
+    damage = []
+    for _ in range(rng.randint(0, 5)):
+        p0 = rng.randrange(8)
+        p1 = min(7, p0 + rng.randrange(4))
+        c0 = rng.randrange(128)
+        c1 = min(127, c0 + rng.choice((0, 3, 10, 20, 40, 127)))
+        for p in range(p0, p1 + 1):
+            for c in range(c0, c1 + 1):
+                if rng.random() < 0.7:
+                    frame[p * 128 + c] = rng.getrandbits(8)
+        grow = rng.randrange(3)
+        damage.append((max(0, p0 - grow), min(7, p1 + grow), c0 - grow * 5, c1 + grow * 5))
+    for _ in range(rng.randrange(3)):
+        p0 = rng.randrange(8)
+        damage.append((p0, p0, rng.randrange(64), 64 + rng.randrange(64)))
+    rng.shuffle(damage)
+    return damage
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1))
-def test_windows_give_the_glass_of_a_full_send_with_micropython_lib(seed):
+def test_damaged_boxes_give_the_glass_of_a_full_send(seed):
+    """What the app passes as damage: only those boxes are looked at, and that is enough."""
+    rng = random.Random(seed)
+    d = HostDisplay()
+    frame = bytearray(FRAME_BYTES)
+    d.show_frame(frame)
+    for _ in range(12):
+        damage = damaged_edit(frame, rng)
+        d.bus.clear_log()
+        d.show_frame(frame, damage)
+        assert d.glass().pixels == Glass.from_frame(frame).pixels
+        assert d.sent == wire_bytes(d.bus)
+        assert d.sent <= WINDOW_COST + FRAME_BYTES
+    assert d.warnings == []
+
+
+def test_overlapping_damage_sends_each_column_once():
+    """The table's message line (a whole page) under the cursor cards' box: one window each."""
+    d = HostDisplay()
+    frame = bytearray(FRAME_BYTES)
+    d.show_frame(frame)
+    for p in range(3, 7):
+        frame[p * 128 + 100 : p * 128 + 122] = b"\xff" * 22
+    frame[6 * 128 : 7 * 128] = b"\x0f" * 128
+    n = d.show_frame(frame, [(3, 6, 100, 121), (6, 6, 0, 127)])
+    assert n == 2 * WINDOW_COST + 3 * 22 + 128
+    assert d.glass().pixels == Glass.from_frame(frame).pixels
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans())
+def test_windows_give_the_glass_of_a_full_send_with_micropython_lib(seed, panel):
+    """Through device.display.Panel (the Pico: each window's commands in one write) and through the
+    driver's own write_cmd (one write per command)."""
     rng = random.Random(seed)
     model = SSD1306Model()
     bus = bus_with_ssd1306(model)
     drv = MicroPythonLibSSD1306I2C(128, 64, bus)
+    out = Panel(drv, bus, 0x3C) if panel else drv
     sender = FrameSender(128, 64, drv.buffer)  # the driver's buffer keeps the last frame, as on the Pico
     frame = bytearray(FRAME_BYTES)
     for _ in range(12):
         edit(frame, rng)
         bus.clear_log()
-        sender.send(drv, frame)
+        sender.send(out, frame)
         assert model.glass().pixels == Glass.from_frame(frame).pixels
         assert sender.sent == wire_bytes(bus)
+        windows = sum(1 for t in bus.transactions if t.data[0] == 0x40)
+        assert sender.sent - sum(
+            len(t.data) - 1 for t in bus.transactions if t.data[0] == 0x40
+        ) == windows * (WINDOW_COST if panel else WINDOW_COST_SINGLE)
     assert model.warnings == []
 
 

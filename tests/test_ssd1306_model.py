@@ -166,9 +166,11 @@ def test_adafruit_traffic_on_the_bus():
     frame = frame_with([(5, 9)])
     display.show_frame(frame)
     writes = bus.writes_to(0x3C)
-    assert writes[:6] == [bytes([0x80, b]) for b in MPLIB_SHOW_128X64]
-    assert len(writes) == 7
-    assert writes[6] == b"\x40" + frame
+    # the window's six commands in one write (control byte 0x00: a command stream), then the data
+    assert writes[0] == bytes([0x00, *MPLIB_SHOW_128X64])
+    assert len(writes) == 2
+    assert writes[1] == b"\x40" + frame
+    assert display.model.warnings == [] and display.glass().pixels == Glass.from_frame(frame).pixels
 
 
 EXPECTED_SHAPES = (

@@ -10,8 +10,9 @@ Only what changed goes over the wire (issue 13): ``FrameSender`` keeps the
 last frame sent (in the driver's own 1 KB buffer: no extra RAM) and sends
 the changed pages, each trimmed to the columns that changed, as rectangles
 set with the controller's column and page address commands (horizontal
-addressing mode, which the driver sets up).  A cursor move sends about 200
-bytes instead of 1 KB; a new screen sends the whole frame in one window.
+addressing mode, which the driver sets up), each window's commands in one
+I2C write (``Panel``).  A cursor move sends about 150 bytes (at most 300)
+instead of 1 KB; a new screen sends the whole frame in one window.
 The host simulator drives the same class through Adafruit's driver, and its
 SSD1306 model checks that the glass is what a full send would show.
 """
@@ -22,7 +23,13 @@ RETRY_MS = 1000
 
 SET_COL_ADDR = 0x21  # then first and last column
 SET_PAGE_ADDR = 0x22  # then first and last page
-WINDOW_COST = 20  # bytes on the wire a window costs besides its data: 6 commands, address, control
+# A window's six address commands go as one I2C write when the driver can (``write_cmds``: control
+# byte 0x00, a stream of commands, as the SSD1306 datasheet allows) instead of six (0x80, command)
+# writes: 8 bytes on the wire, not 18, and one bus transaction, not six.
+WINDOW_COST = (
+    10  # bytes on the wire a window costs besides its data: address + 0x00 + 6 commands, address + 0x40
+)
+WINDOW_COST_SINGLE = 20  # the same with the six commands one write each (address, 0x80, command)
 GRAIN = 4  # columns: changed windows are found to this precision (a compare costs about a byte's time)
 TRIM_WIDER = 32  # a damaged span at least this wide is trimmed to what changed; a narrower one goes as is
 
@@ -30,8 +37,9 @@ TRIM_WIDER = 32  # a damaged span at least this wide is trimmed to what changed;
 class FrameSender:
     """Sends a frame as the windows where it differs from the last one sent.
 
-    ``drv`` is anything with ``write_cmd(byte)`` and ``write_data(buffer)``
-    (micropython-lib's SSD1306_I2C; an adapter over Adafruit's on the host).
+    ``drv`` is anything with ``write_data(buffer)`` and either ``write_cmds(buffer)`` (one write of
+    a 0x00 control byte and commands: ``Panel`` over micropython-lib's SSD1306_I2C, an adapter over
+    Adafruit's on the host) or ``write_cmd(byte)`` (micropython-lib's driver itself).
     ``last``: a buffer to keep the last frame in (the driver's own), or None.
     """
 
@@ -47,6 +55,7 @@ class FrameSender:
         self._sv = memoryview(self._scratch)
         w = width
         self._pv = [self._lv[p * w : p * w + w] for p in range(self.pages)]
+        self._cmds = bytearray((0, SET_COL_ADDR, 0, 0, SET_PAGE_ADDR, 0, 0))
 
     def invalidate(self):
         self.valid = False
@@ -62,52 +71,72 @@ class FrameSender:
         if not self.valid:
             return [(0, P - 1, 0, W - 1)]
         bv = memoryview(buf)
-        lv = self._lv
+        out = self._damaged(bv, damage) if damage is not None else self._changed(bv)
+        # many windows can cost more than one whole frame
+        n = 0
+        for p0, p1, c0, c1 in out:
+            n += WINDOW_COST + (p1 - p0 + 1) * (c1 - c0 + 1)
+        if n > WINDOW_COST + W * P:
+            return [(0, P - 1, 0, W - 1)]
+        return out
+
+    def _changed(self, bv):
+        """The windows of what changed, anywhere in the frame."""
+        W = self.width
+        P = self.pages
         pv = self._pv
         half = W >> 1
         out = []
         for p in range(P):
             i = p * W
-            if damage is None:
-                if bv[i : i + W] == pv[p]:
-                    continue
-                # each half of the page on its own: a cursor that wraps from the last card to
-                # the first changes both ends of the row and nothing between them
-                a = self._span(bv, i, 0, half)
-                b = self._span(bv, i, half, W)
-                if a is None:
-                    spans = (b,)
-                elif b is None or b[0] - a[1] - 1 <= WINDOW_COST:
-                    spans = ((a[0], b[1] if b is not None else a[1]),)
-                else:
-                    spans = (a, b)
+            if bv[i : i + W] == pv[p]:
+                continue
+            # each half of the page on its own: a cursor that wraps from the last card to
+            # the first changes both ends of the row and nothing between them
+            a = self._span(bv, i, 0, half)
+            b = self._span(bv, i, half, W)
+            if a is None:
+                _add(out, p, p, b[0], b[1])
+            elif b is None:
+                _add(out, p, p, a[0], a[1])
             else:
-                spans = []
-                for q0, q1, c0, c1 in damage:
-                    if q0 <= p <= q1:
-                        c0 = 0 if c0 < 0 else c0
-                        c1 = W - 1 if c1 >= W else c1
-                        if c0 > c1 or bv[i + c0 : i + c1 + 1] == lv[i + c0 : i + c1 + 1]:
-                            continue
-                        if c1 - c0 >= TRIM_WIDER:
-                            c0, c1 = self._span(bv, i, c0, c1 + 1)
-                        spans.append((c0, c1))
-            first = len(out)
-            for c0, c1 in spans:
-                for k in range(first):
-                    q0, q1, a0, a1 = out[k]
-                    if q1 != p - 1:  # not ending on the page above, or joined by another span
-                        continue
-                    # join the window above when one rectangle costs less than two
-                    u0 = a0 if a0 < c0 else c0
-                    u1 = a1 if a1 > c1 else c1
-                    both = (u1 - u0 + 1) * (p - q0 + 1)
-                    apart = (a1 - a0 + 1) * (q1 - q0 + 1) + WINDOW_COST + (c1 - c0 + 1)
-                    if both <= apart:
-                        out[k] = (q0, p, u0, u1)
-                        break
-                else:
-                    out.append((p, p, c0, c1))
+                _add(out, p, p, a[0], a[1])
+                _add(out, p, p, b[0], b[1])
+        return out
+
+    def _damaged(self, bv, damage):
+        """The windows of what changed inside the damaged boxes.
+
+        A box narrower than TRIM_WIDER goes whole over each run of its pages that changed (a
+        column search costs more than the few unchanged bytes it could save); a wider one is
+        trimmed page by page to the columns that changed.
+        """
+        W = self.width
+        P = self.pages
+        lv = self._lv
+        out = []
+        for q0, q1, c0, c1 in damage:
+            c0 = 0 if c0 < 0 else c0
+            c1 = W - 1 if c1 >= W else c1
+            q0 = 0 if q0 < 0 else q0
+            q1 = P - 1 if q1 >= P else q1
+            if c0 > c1:
+                continue
+            wide = c1 - c0 >= TRIM_WIDER
+            run = -1  # first page of the run of changed pages so far
+            for p in range(q0, q1 + 1):
+                i = p * W
+                if bv[i + c0 : i + c1 + 1] == lv[i + c0 : i + c1 + 1]:
+                    if run >= 0:
+                        _add(out, run, p - 1, c0, c1)
+                        run = -1
+                elif wide:
+                    a, b = self._span(bv, i, c0, c1 + 1)
+                    _add(out, p, p, a, b)
+                elif run < 0:
+                    run = p
+            if run >= 0:
+                _add(out, run, q1, c0, c1)
         return out
 
     def _span(self, bv, i, a, b):
@@ -143,33 +172,110 @@ class FrameSender:
         bv = memoryview(buf)
         lv = self._lv
         sent = 0
+        cmds = getattr(drv, "write_cmds", None)
+        cb = self._cmds
         for p0, p1, c0, c1 in self.windows(buf, damage):
             w = c1 - c0 + 1
-            drv.write_cmd(SET_COL_ADDR)
-            drv.write_cmd(c0)
-            drv.write_cmd(c1)
-            drv.write_cmd(SET_PAGE_ADDR)
-            drv.write_cmd(p0)
-            drv.write_cmd(p1)
-            if w == W:
-                data = bv[p0 * W : (p1 + 1) * W]
+            if cmds is not None:
+                cb[2] = c0
+                cb[3] = c1
+                cb[5] = p0
+                cb[6] = p1
+                cmds(cb)
+                sent += WINDOW_COST
             else:
-                # gather the rectangle page by page, the order horizontal addressing fills it
+                drv.write_cmd(SET_COL_ADDR)
+                drv.write_cmd(c0)
+                drv.write_cmd(c1)
+                drv.write_cmd(SET_PAGE_ADDR)
+                drv.write_cmd(p0)
+                drv.write_cmd(p1)
+                sent += WINDOW_COST_SINGLE
+            if w == W:
+                i = p0 * W
+                data = bv[i : (p1 + 1) * W]
+                lv[i : (p1 + 1) * W] = data
+            elif p0 == p1:
+                i = p0 * W + c0
+                data = bv[i : i + w]
+                lv[i : i + w] = data
+            else:
+                # gather the rectangle page by page, the order horizontal addressing fills it;
+                # the last frame takes the same columns
                 sv = self._sv
                 k = 0
                 for p in range(p0, p1 + 1):
                     i = p * W + c0
-                    sv[k : k + w] = bv[i : i + w]
+                    src = bv[i : i + w]
+                    sv[k : k + w] = src
+                    lv[i : i + w] = src
                     k += w
                 data = sv[:k]
             drv.write_data(data)
-            for p in range(p0, p1 + 1):
-                i = p * W + c0
-                lv[i : i + w] = bv[i : i + w]
-            sent += WINDOW_COST + len(data)
+            sent += len(data)
         self.valid = True
         self.sent = sent
         return sent
+
+
+def _add(out, p0, p1, c0, c1):
+    """Add the window (p0, p1, c0, c1) to ``out``: without the end pages a window already there
+    sends across all its columns (and such pages of a window there left to this one), joined
+    with one it meets or overlaps when a rectangle around both costs less than the two apart
+    (each window costs WINDOW_COST)."""
+    k = 0
+    while k < len(out):
+        q0, q1, a0, a1 = out[k]
+        if q0 <= p1 and p0 <= q1:  # pages in common
+            if a0 <= c0 and c1 <= a1 and (p0 >= q0 or p1 <= q1):
+                # sent by that one: the new window's end pages go
+                if p0 >= q0:
+                    p0 = q1 + 1
+                if p1 <= q1:
+                    p1 = q0 - 1
+                if p0 > p1:
+                    return
+                k = 0  # trimmed: look again
+                continue
+            if c0 <= a0 and a1 <= c1 and (q0 >= p0 or q1 <= p1):  # the new one sends that one's end pages
+                if q0 >= p0:
+                    q0 = p1 + 1
+                if q1 <= p1:
+                    q1 = p0 - 1
+                if q0 > q1:
+                    out.pop(k)
+                    continue
+                out[k] = (q0, q1, a0, a1)
+        k += 1
+    for k in range(len(out)):
+        q0, q1, a0, a1 = out[k]
+        if p0 > q1 + 1 or q0 > p1 + 1:
+            continue  # no page in common, nor next to each other
+        u0 = a0 if a0 < c0 else c0
+        u1 = a1 if a1 > c1 else c1
+        v0 = q0 if q0 < p0 else p0
+        v1 = q1 if q1 > p1 else p1
+        if (u1 - u0 + 1) * (v1 - v0 + 1) <= (a1 - a0 + 1) * (q1 - q0 + 1) + WINDOW_COST + (c1 - c0 + 1) * (
+            p1 - p0 + 1
+        ):
+            out[k] = (v0, v1, u0, u1)
+            return
+    out.append((p0, p1, c0, c1))
+
+
+class Panel:
+    """micropython-lib's SSD1306_I2C with ``write_cmds``: a window's commands in one I2C write."""
+
+    def __init__(self, drv, i2c, addr):
+        self.drv = drv
+        self.i2c = i2c
+        self.addr = addr
+
+    def write_cmds(self, buf):
+        self.i2c.writeto(self.addr, buf)
+
+    def write_data(self, buf):
+        self.drv.write_data(buf)
 
 
 class Display:
@@ -216,6 +322,7 @@ class Display:
             self.present = False
             return False
         self._drv = drv
+        self._panel = Panel(drv, self.i2c, self.addr)
         # the driver's own buffer keeps the last frame sent; its init cleared the RAM with a
         # show() we don't rely on: the first send is whole
         last = getattr(drv, "buffer", None)
@@ -245,7 +352,7 @@ class Display:
                 return False
             drv = self._drv
         try:
-            self._sender.send(drv, buf, damage)
+            self._sender.send(self._panel, buf, damage)
         except OSError:
             self._lost()
             return False

@@ -84,36 +84,43 @@ LEGENDS_KEPT = 16
 _legends = {}
 
 
-def legend(c, slots, y=LEGEND_Y):
+def legend(c, slots, y=LEGEND_Y, room=None):
     """The bottom line: what each button does now.
 
     slots: [(button label, action words or None)]; None draws '-' so a button
     that does nothing right now still says so.  When the line is too long the
     words of the widest slots are dropped to their first word.
+    room: None, or per slot the width its words take at least (their widest
+    form): the words are drawn at the left of that room, so a slot whose words
+    change (the card DISCARD throws) moves nothing else on the line.
+    Returns per slot the columns its words may cover: (first, last).
     """
     if y != LEGEND_Y:
         c.fill_rect(0, y - 1, W, H - y + 1, 0)
-        _legend(c, slots, y)
-        return
-    key = tuple(slots)
-    px = _legends.get(key)
-    if px is not None:
-        c.buf[7 * W : 8 * W] = px
-        return
+        return _legend(c, slots, y, room)
+    key = (tuple(slots), room)
+    kept = _legends.get(key)
+    if kept is not None:
+        c.buf[7 * W : 8 * W] = kept[0]
+        return kept[1]
     c.fill_rect(0, y - 1, W, H - y + 1, 0)
-    _legend(c, slots, y)
+    boxes = _legend(c, slots, y, room)
     if len(_legends) >= LEGENDS_KEPT:
         _legends.clear()
-    _legends[key] = bytes(c.buf[7 * W : 8 * W])
+    _legends[key] = (bytes(c.buf[7 * W : 8 * W]), boxes)
+    return boxes
 
 
-def _legend(c, slots, y):
+def _legend(c, slots, y, room):
     parts = []
     total = 0
-    for lab, act in slots:
+    for i in range(len(slots)):
+        lab, act = slots[i]
         a = "-" if act is None else act
-        parts.append([lab, a])
-        total += c.text_width(lab, SMALL) + 3 + c.text_width(a, SMALL)
+        r = room[i] if room else 0
+        w = c.text_width(a, SMALL)
+        parts.append([lab, a, r])
+        total += c.text_width(lab, SMALL) + 3 + (w if w > r else r)
     gaps = len(parts) - 1
     while total + gaps * 3 > W:
         # shorten the longest action to its first word; stop when nothing shrinks
@@ -129,9 +136,12 @@ def _legend(c, slots, y):
         if best < 0:
             break
         a = parts[best][1]
+        r = parts[best][2]
         short = a[: a.find(" ")]
-        total -= bw - c.text_width(short, SMALL)
+        sw = c.text_width(short, SMALL)
         parts[best][1] = short
+        parts[best][2] = 0  # its room was for the long words
+        total -= (bw if bw > r else r) - sw
     spare = W - total
     gap = spare // gaps if gaps else 0
     if gap > 8:
@@ -139,10 +149,16 @@ def _legend(c, slots, y):
     x = (W - total - gap * gaps) // 2
     if x < 0:
         x = 0
-    for lab, a in parts:
+    boxes = []
+    for lab, a, r in parts:
         x = label(c, lab, x, y) + 1
+        x0 = x
         x = c.text(a, x, y + 1, 1, SMALL) - 1
+        if x < x0 + r:
+            x = x0 + r
+        boxes.append((x0, x - 1))
         x += gap
+    return tuple(boxes)
 
 
 SCROLL_PAUSE = 25  # pixels' worth of time a scrolling line holds at each end

@@ -25,7 +25,7 @@ from gin.round import (
 )
 from ui import keys
 from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cursor
-from ui.draw import card_str, from_cache, hourglass, legend, right, to_cache
+from ui.draw import LEGEND_Y, card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL, text_width
 from ui.hand import groups_of, hand_groups, place
 from ui.screens import LINK, PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
@@ -36,6 +36,7 @@ BAR_Y = HAND_Y + CARD_H  # right under the cards: a shelf under each meld
 PROMPT_Y = 49
 TEXT_X = 36
 COUNT_Y = MID_Y + 8  # the live count's rows: 16..23, right of TEXT_X
+_LEGEND_PAGE = (LEGEND_Y - 1) >> 3  # the legend's rows, 56..63
 WITHOUT = "Without "  # the live count while you hold 11 cards: "Without 7♣ 12"
 _WITHOUT_W = text_width(WITHOUT, SMALL)
 
@@ -72,8 +73,11 @@ class Table:
         self._upper = None  # what the top of the frame was last drawn from (see update)
         self._drawn = None  # (layout key, cursor index or -1, count line, prompt, message shown)
         self._limit_x = 128  # where "limit 10" starts on the count line
+        self._count_end = TEXT_X  # where the count line's text ends (see _draw_count)
         self.damage = None  # after update: [(first page, last page, first col, last col)] it touched
         self._slots = {}
+        self._room = None  # the legend's room (legend_room), set with each full redraw
+        self._legend = None  # (slots, their word boxes) of the legend last drawn
 
     # --- layout ----------------------------------------------------------------
 
@@ -102,7 +106,10 @@ class Table:
             self.meld = meld  # per card in order: part of a meld
             self.xs, _step = place(self.groups)
         order = self.order
-        if app.cursor in order:
+        i = self.cur_i
+        if i < len(order) and order[i] == app.cursor:
+            pass  # where it was: no search
+        elif app.cursor in order:
             self.cur_i = order.index(app.cursor)
         elif order:
             if self.cur_i >= len(order):
@@ -217,17 +224,17 @@ class Table:
     # --- drawing ------------------------------------------------------------------
 
     def _upper_key(self, app):
-        """Everything the frame's top part (scores, stock, pile, opponent) is drawn from."""
+        """Everything the frame's top part (scores, stock, pile, opponent) is drawn from.
+
+        The hand's state (phase, player, stock, pile) changes only with an action, and every
+        action is recorded in ``actions``: the round and how many it has stand for all of it.
+        """
         m = app.match
         rnd = m.round
         return (
-            m.hand_no,
+            rnd,
+            len(rnd.actions),
             len(m.summaries),
-            rnd.phase,
-            rnd.player,
-            rnd.stock_size(),
-            len(rnd.pile),
-            rnd.pile[-1] if rnd.pile else -1,
             app.notes[1 - app.seat],
             app.thinking,
             app.seat,
@@ -287,7 +294,7 @@ class Table:
             self.damage = [(COUNT_Y >> 3, 7, 0, 127)]
             return True
         # where this frame may differ from the last, for the display (device.display.FrameSender)
-        dmg = [(7, 7, 0, 127)]  # the legend
+        dmg = []
         new = self._cursor_index(app)
         # what the cursor card changes below, worked out once per card while the rest stays
         words = self._slots.get(new)
@@ -298,11 +305,14 @@ class Table:
         if cl != count:
             # the words and the count change; "limit 10" at the right stays
             c.fill_rect(TEXT_X, COUNT_Y, self._limit_x - TEXT_X, 8, 0)
-            self._draw_count(app, c, cl, False)
+            end = self._draw_count(app, c, cl, False)
             x0 = TEXT_X
             if cl[0][:8] == WITHOUT and count[0][:8] == WITHOUT:
                 x0 += _WITHOUT_W  # the same word before the card: unchanged
-            dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, x0, self._limit_x - 1))
+            x1 = end if end > self._count_end else self._count_end
+            self._count_end = end
+            dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, x0, x1 - 1))
+        line = p != prompt or msg or app.msg is not None  # the prompt or message line is redrawn
         if new != cur:
             # the old and the new cursor card, each with the cards after it that overlap it (a
             # card covers the edge of the one before); the card before needs nothing: its edge
@@ -319,15 +329,30 @@ class Table:
             if b0 >= 0 and b0 <= a1 + 1:
                 a1 = b1 if b1 > a1 else a1
                 b0 = -1
-            self._redraw_cards(app, c, a0, a1, dmg)
+            self._redraw_cards(app, c, a0, a1, dmg, line)
             if b0 >= 0:
-                self._redraw_cards(app, c, b0, b1, dmg)
-        if p != prompt or msg or app.msg is not None:
+                self._redraw_cards(app, c, b0, b1, dmg, line)
+        if line:
             c.fill_rect(0, PROMPT_Y, 128, 7, 0)
             self._draw_shelves(c)
             c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
             dmg.append((PROMPT_Y >> 3, (PROMPT_Y + 6) >> 3, 0, 127))
-        legend(c, slots)
+        boxes = legend(c, slots, LEGEND_Y, self._room)
+        old_slots, old_boxes = self._legend
+        if boxes == old_boxes and len(slots) == len(old_slots):
+            # the same layout: only the words that changed (with legend_room, DISCARD's card and
+            # KNOCK's count); a label that changed makes the whole line below
+            for i in range(len(slots)):
+                s = slots[i]
+                o = old_slots[i]
+                if s[0] != o[0]:
+                    dmg.append((_LEGEND_PAGE, _LEGEND_PAGE, 0, 127))
+                    break
+                if s[1] != o[1]:
+                    dmg.append((_LEGEND_PAGE, _LEGEND_PAGE, boxes[i][0], boxes[i][1]))
+        else:
+            dmg.append((_LEGEND_PAGE, _LEGEND_PAGE, 0, 127))
+        self._legend = (slots, boxes)
         self._drawn = (self._key, new, cl, p, app.msg is not None)
         self.damage = dmg
         return True
@@ -340,12 +365,16 @@ class Table:
             i += 1
         return i
 
-    def _redraw_cards(self, app, c, lo, hi, dmg):
+    def _redraw_cards(self, app, c, lo, hi, dmg, line):
         xs = self.xs
         top = HAND_Y - CARD_RAISE
         c.fill_rect(xs[lo], top, xs[hi] + CARD_W - xs[lo], BAR_Y - top, 0)
         self._draw_cards(app, c, lo, hi + 1)
-        dmg.append((top >> 3, (BAR_Y - 1) >> 3, xs[lo], xs[hi] + CARD_W - 1))
+        # the cards' last page is the prompt's: left to the line's box when that is redrawn
+        last = (BAR_Y - 1) >> 3
+        if line and last == PROMPT_Y >> 3:
+            last -= 1
+        dmg.append((top >> 3, last, xs[lo], xs[hi] + CARD_W - 1))
 
     def _count_line(self, app):
         rnd = app.match.round
@@ -359,10 +388,11 @@ class Table:
         words, dw = line
         y2 = MID_Y + 10
         x = c.text(words, TEXT_X, y2, 1, SMALL) + 2
-        c.text("%d" % dw, x, y2 - 2, 1, NORMAL)
+        end = c.text("%d" % dw, x, y2 - 2, 1, NORMAL)
         if limit:
             lim = app.match.round.knock_limit
             self._limit_x = right(c, ("limit %d" % lim) if lim else "gin only", 128, y2, SMALL)
+        return end  # the x after the count's gap column: nothing of it is drawn from there on
 
     def _cursor_index(self, app):
         if app.demo or app.mode == WATCH or self._spreading(app):
@@ -395,12 +425,14 @@ class Table:
         # the prompt and the legend
         self.layout(app)  # first: it may move the cursor onto the hand
         cl = self._count_line(app)
-        self._draw_count(app, c, cl)
+        self._count_end = self._draw_count(app, c, cl)
         self._draw_cards(app, c, 0, len(self.order))
         self._draw_shelves(c)
         p = self.prompt(app)
         c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
-        legend(c, self.legend_slots(app))
+        self._room = self.legend_room(app)
+        slots = self.legend_slots(app)
+        self._legend = (slots, legend(c, slots, LEGEND_Y, self._room))
         self._drawn = (self._key, self._cursor_index(app), cl, p, app.msg is not None)
 
     def prompt(self, app):
@@ -418,11 +450,27 @@ class Table:
             if rnd.stock_only:
                 return "Both passed: draw from the stock"
             return "Your turn: draw a card"
-        if ph == DISCARD_PHASE and app.cursor == rnd.taken:
-            return "%s was just taken: keep it" % card_str(rnd.taken)
+        if ph == DISCARD_PHASE and rnd.taken >= 0:
+            # the whole turn, not only on that card: the line stays as the cursor moves
+            return "Discard or knock \u00b7 keep %s" % card_str(rnd.taken)
         if ph == SPREAD:
             return "Spread %d of %d: \u25c0\u25b6 to choose" % (self.spread_i + 1, len(rnd.arrangements))
         return "Discard or knock \u00b7 \u25b2sort \u25bchint"
+
+    def legend_room(self, app):
+        """The legend's room per slot (ui.draw.legend) while the cursor changes its words: DISCARD's
+        card and KNOCK's count take the width of their widest form, so nothing else moves."""
+        rnd = app.match.round
+        p = rnd.player
+        if (
+            app.demo
+            or app.mode == WATCH
+            or p != app.seat
+            or not app.is_human(p)
+            or rnd.phase != DISCARD_PHASE
+        ):
+            return None  # legend_slots' other lines: they don't follow the cursor
+        return (0, _card_room(), _knock_room(rnd.knock_limit))
 
     def legend_slots(self, app):
         rnd = app.match.round
@@ -462,6 +510,31 @@ class Table:
             (keys.DISC_L, None if cur == rnd.taken else card_str(cur)),
             (keys.KNOCK_L, knock),
         ]
+
+
+_rooms = {}  # what the legend's room for a card (key -1) and for each knock limit takes
+
+
+def _card_room():
+    w = _rooms.get(-1)
+    if w is None:
+        w = 0
+        for k in range(52):
+            t = text_width(card_str(k), SMALL)
+            w = t if t > w else w
+        _rooms[-1] = w
+    return w
+
+
+def _knock_room(limit):
+    w = _rooms.get(limit)
+    if w is None:
+        w = text_width("gin", SMALL)
+        for d in range(1, limit + 1):
+            t = text_width("on %d" % d, SMALL)
+            w = t if t > w else w
+        _rooms[limit] = w
+    return w
 
 
 def _mini_back(c, x, y):

@@ -12,8 +12,8 @@ commands, then the whole buffer as one write.
 
 ``show_frame`` sends as the device does (issue 13): the firmware's own
 ``device.display.FrameSender`` works out the windows that changed since the
-last frame and sends them through Adafruit's ``write_cmd`` and its I2C
-device; ``show_full`` is the driver's plain whole-frame ``show()``, the
+last frame and sends them through Adafruit's I2C device (each window's
+commands in one write, as ``device.display.Panel`` does on the Pico); ``show_full`` is the driver's plain whole-frame ``show()``, the
 reference the tests compare the glass with.
 """
 
@@ -48,6 +48,11 @@ class HostDisplay:
 
     def write_cmd(self, cmd: int) -> None:
         self.driver.write_cmd(cmd)
+
+    def write_cmds(self, buf: bytes | bytearray | memoryview) -> None:
+        """One command transaction, as device.display.Panel on the Pico: 0x00 then the commands."""
+        with self.driver.i2c_device as dev:
+            dev.write(bytes(buf))
 
     def write_data(self, data: bytes | bytearray | memoryview) -> None:
         """One data transaction, as micropython-lib's ``write_data``: 0x40 then the bytes."""
