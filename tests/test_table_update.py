@@ -6,6 +6,10 @@ from ui.canvas import Canvas
 
 
 def full_frame(app, now):
+    """The frame drawn whole, from nothing kept: no line copied back from an earlier frame."""
+    from ui.draw import forget_kept
+
+    forget_kept()
     c = Canvas()
     c.fill(0)
     app.view.draw(app, c, now)
@@ -177,7 +181,9 @@ def test_the_legend_and_the_prompt_stay_put_while_the_cursor_moves(tmp_path):
         for f in frames:
             assert prompt(f) == prompt(frames[0]), "the prompt line changed with the cursor"
         # the columns of DISCARD's and KNOCK's words
-        boxes = legend(Canvas(), a.view.legend_slots(a), LEGEND_Y, a.view.legend_room(a))[1:]
+        boxes, fits = legend(Canvas(), a.view.legend_slots(a), LEGEND_Y, a.view.legend_room(a))
+        boxes = boxes[1:]
+        assert fits  # no words shortened
 
         def others(f, boxes=boxes):
             page = bytearray(f[legend_page * 128 : legend_page * 128 + 128])

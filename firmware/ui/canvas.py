@@ -517,15 +517,42 @@ class FbCanvas(PyCanvas):
                 return PyCanvas.text(self, s, x, y, c, f)
             if len(strips) >= TEXT_STRIPS:
                 strips.clear()  # start afresh: popitem() may drop what was just added
-            # the string drawn once by the reference code into a one-page strip kept for next time
-            pc = PyCanvas(w, 8)
-            st = (framebuf.FrameBuffer(pc.buf, w, 8, _MONO), pc.text(s, 0, 0, 1, f))
+            # the string made once into a one-page strip kept for next time: a glyph's columns
+            # are VLSB bytes, one per column, so at row 0 of a one-page strip they are copied
+            # as they are, a blank column after each (what PyCanvas.text draws there)
+            b = bytearray(w)
+            data = f.data
+            gw = f.width
+            ext = f.ext
+            box = f.box
+            x0 = 0
+            for ch in s:
+                o = ord(ch) - 32
+                if 0 <= o < 95:
+                    j = o * gw
+                    n = gw
+                else:
+                    k = ext.get(o + 32, box)
+                    j = k >> 4
+                    n = k & 15
+                b[x0 : x0 + n] = data[j : j + n]
+                x0 += n + 1
+            st = (framebuf.FrameBuffer(b, w, 8, _MONO), x0)
             strips[s] = st
         if c:
             self.fb.blit(st[0], x, y, 0)
         else:
             self.fb.blit(st[0], x, y, 1, self._clear_pal)
         return x + st[1]
+
+    def text_width(self, s, font=None):
+        f = font if font is not None else NORMAL
+        strips = f.strips
+        if strips is not None:
+            st = strips.get(s)
+            if st is not None:
+                return st[1] - 1  # a string kept as a strip knows its width: no walk over it
+        return text_width(s, f)
 
     def blit(self, data, x, y, w, h, c=1, off=0):
         if c == XOR:

@@ -78,13 +78,22 @@ def to_cache(c, page, key):
     _page_px[page] = bytes(c.buf[page * W : page * W + W])
 
 
+def forget_kept():
+    """Drop every line kept for copying back (page lines and legends): the next draws make
+    their pixels anew."""
+    for p in range(8):
+        _page_key[p] = None
+        _page_px[p] = None
+    _legends.clear()
+
+
 # The legend changes with the cursor at the table (the card DISCARD throws, the count KNOCK
 # knocks on): the last few are kept, so moving along the hand copies them back.
 LEGENDS_KEPT = 16
 _legends = {}
 
 
-def legend(c, slots, y=LEGEND_Y, room=None):
+def legend(c, slots, y=LEGEND_Y, room=None, before=None):
     """The bottom line: what each button does now.
 
     slots: [(button label, action words or None)]; None draws '-' so a button
@@ -93,7 +102,11 @@ def legend(c, slots, y=LEGEND_Y, room=None):
     room: None, or per slot the width its words take at least (their widest
     form): the words are drawn at the left of that room, so a slot whose words
     change (the card DISCARD throws) moves nothing else on the line.
-    Returns per slot the columns its words may cover: (first, last).
+    before: (slots, what legend returned) for the legend on the canvas now, drawn
+    with the same room: when only words that fit their room differ, only those
+    are drawn again.
+    Returns (per slot the columns its words may cover: (first, last), whether the
+    line needed no shortening).
     """
     if y != LEGEND_Y:
         c.fill_rect(0, y - 1, W, H - y + 1, 0)
@@ -103,12 +116,45 @@ def legend(c, slots, y=LEGEND_Y, room=None):
     if kept is not None:
         c.buf[7 * W : 8 * W] = kept[0]
         return kept[1]
-    c.fill_rect(0, y - 1, W, H - y + 1, 0)
-    boxes = _legend(c, slots, y, room)
+    drawn = None
+    if before is not None and room is not None:
+        drawn = _rewords(c, slots, y, room, before)
+    if drawn is None:
+        c.fill_rect(0, y - 1, W, H - y + 1, 0)
+        drawn = _legend(c, slots, y, room)
     if len(_legends) >= LEGENDS_KEPT:
         _legends.clear()
-    _legends[key] = (bytes(c.buf[7 * W : 8 * W]), boxes)
-    return boxes
+    _legends[key] = (bytes(c.buf[7 * W : 8 * W]), drawn)
+    return drawn
+
+
+def _rewords(c, slots, y, room, before):
+    """Draw only the words that differ from ``before`` when the layout stays: a line drawn
+    whole (no words shortened), the same labels, old and new words within their room (so the
+    line's width is the same).  What legend returns, or None."""
+    old, drawn = before
+    boxes, fits = drawn
+    n = len(slots)
+    if not fits or len(old) != n or len(boxes) != n:
+        return None
+    for i in range(n):
+        lab, act = slots[i]
+        if lab != old[i][0]:
+            return None
+        o = old[i][1]
+        if act != o:
+            r = room[i]
+            if c.text_width("-" if act is None else act, SMALL) > r:
+                return None
+            if c.text_width("-" if o is None else o, SMALL) > r:
+                return None
+    for i in range(n):
+        act = slots[i][1]
+        if act != old[i][1]:
+            x0, x1 = boxes[i]
+            c.fill_rect(x0, y - 1, x1 - x0 + 1, H - y + 1, 0)
+            c.text("-" if act is None else act, x0, y + 1, 1, SMALL)
+    return drawn
 
 
 def _legend(c, slots, y, room):
@@ -122,6 +168,7 @@ def _legend(c, slots, y, room):
         parts.append([lab, a, r])
         total += c.text_width(lab, SMALL) + 3 + (w if w > r else r)
     gaps = len(parts) - 1
+    fits = total + gaps * 3 <= W
     while total + gaps * 3 > W:
         # shorten the longest action to its first word; stop when nothing shrinks
         best = -1
@@ -158,7 +205,7 @@ def _legend(c, slots, y, room):
             x = x0 + r
         boxes.append((x0, x - 1))
         x += gap
-    return tuple(boxes)
+    return tuple(boxes), fits
 
 
 SCROLL_PAUSE = 25  # pixels' worth of time a scrolling line holds at each end

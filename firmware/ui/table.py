@@ -77,7 +77,7 @@ class Table:
         self.damage = None  # after update: [(first page, last page, first col, last col)] it touched
         self._slots = {}
         self._room = None  # the legend's room (legend_room), set with each full redraw
-        self._legend = None  # (slots, their word boxes) of the legend last drawn
+        self._legend = None  # (slots, what ui.draw.legend returned) for the legend last drawn
 
     # --- layout ----------------------------------------------------------------
 
@@ -303,12 +303,12 @@ class Table:
             self._slots[new] = words
         cl, p, slots = words
         if cl != count:
-            # the words and the count change; "limit 10" at the right stays
-            c.fill_rect(TEXT_X, COUNT_Y, self._limit_x - TEXT_X, 8, 0)
-            end = self._draw_count(app, c, cl, False)
-            x0 = TEXT_X
-            if cl[0][:8] == WITHOUT and count[0][:8] == WITHOUT:
-                x0 += _WITHOUT_W  # the same word before the card: unchanged
+            # the words and the count change; "limit 10" at the right stays, and "Without "
+            # when it was there already
+            same = cl[0] >= 0 and count[0] >= 0
+            x0 = TEXT_X + _WITHOUT_W if same else TEXT_X
+            c.fill_rect(x0, COUNT_Y, self._limit_x - x0, 8, 0)
+            end = self._draw_count(app, c, cl, False, same)
             x1 = end if end > self._count_end else self._count_end
             self._count_end = end
             dmg.append((COUNT_Y >> 3, COUNT_Y >> 3, x0, x1 - 1))
@@ -337,9 +337,10 @@ class Table:
             self._draw_shelves(c)
             c.text(p, 0, PROMPT_Y + 1, 1, SMALL)
             dmg.append((PROMPT_Y >> 3, (PROMPT_Y + 6) >> 3, 0, 127))
-        boxes = legend(c, slots, LEGEND_Y, self._room)
-        old_slots, old_boxes = self._legend
-        if boxes == old_boxes and len(slots) == len(old_slots):
+        drawn = legend(c, slots, LEGEND_Y, self._room, self._legend)
+        boxes = drawn[0]
+        old_slots, old_drawn = self._legend
+        if drawn == old_drawn and len(slots) == len(old_slots):
             # the same layout: only the words that changed (with legend_room, DISCARD's card and
             # KNOCK's count); a label that changed makes the whole line below
             for i in range(len(slots)):
@@ -352,7 +353,7 @@ class Table:
                     dmg.append((_LEGEND_PAGE, _LEGEND_PAGE, boxes[i][0], boxes[i][1]))
         else:
             dmg.append((_LEGEND_PAGE, _LEGEND_PAGE, 0, 127))
-        self._legend = (slots, boxes)
+        self._legend = (slots, drawn)
         self._drawn = (self._key, new, cl, p, app.msg is not None)
         self.damage = dmg
         return True
@@ -377,18 +378,25 @@ class Table:
         dmg.append((top >> 3, last, xs[lo], xs[hi] + CARD_W - 1))
 
     def _count_line(self, app):
+        """(the card the count leaves out or -1, the count): "Without 7♣ 12" or "Deadwood 12"."""
         rnd = app.match.round
         if rnd.phase == DISCARD_PHASE and rnd.player == app.seat and app.cursor >= 0:
-            words = WITHOUT + card_str(app.cursor)
+            card = app.cursor
         else:
-            words = "Deadwood"
-        return words, self.deadwood(app)
+            card = -1
+        return card, self.deadwood(app)
 
-    def _draw_count(self, app, c, line, limit=True):
-        words, dw = line
+    def _draw_count(self, app, c, line, limit=True, word_there=False):
+        """word_there: "Without " is on the canvas already (only the card and the count are drawn)."""
+        card, dw = line
         y2 = MID_Y + 10
-        x = c.text(words, TEXT_X, y2, 1, SMALL) + 2
-        end = c.text("%d" % dw, x, y2 - 2, 1, NORMAL)
+        if card < 0:
+            x = c.text("Deadwood", TEXT_X, y2, 1, SMALL)
+        else:
+            # in two pieces, the word's pixels kept for every card (one string each would not be)
+            x = TEXT_X + _WITHOUT_W + 1 if word_there else c.text(WITHOUT, TEXT_X, y2, 1, SMALL)
+            x = c.text(card_str(card), x, y2, 1, SMALL)
+        end = c.text("%d" % dw, x + 2, y2 - 2, 1, NORMAL)
         if limit:
             lim = app.match.round.knock_limit
             self._limit_x = right(c, ("limit %d" % lim) if lim else "gin only", 128, y2, SMALL)
