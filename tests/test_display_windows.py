@@ -199,3 +199,73 @@ def test_every_frame_of_a_scripted_match_shows_the_glass_of_a_full_send(tmp_path
     assert len(frames) > 100
     assert {0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 13} <= seen, sorted(seen)  # 13: the rules text (RULES_TEXT)
     assert max(frames) <= 1100  # a new screen: one window at most
+
+
+def test_the_pass_and_link_screens_show_the_glass_of_a_full_send(tmp_path):
+    """The screens the scripted match above can't reach: passing the device between two people,
+    and a link match's waiting, proposed rules, table and stop page (the App on one end of a
+    simulated cable, tests/test_link_matches.py's Pair on the other)."""
+    from gin.rules import RuleSet
+    from ui import keys
+    from ui.screens import LINK_RULES, LINK_WAIT, PASS_SCREEN, TABLE, TEXT, TWO_PEOPLE
+
+    from host_tools.simulator import keys as keymap
+    from host_tools.simulator.session import ScriptRunner, Session
+    from link import session
+    from tests.test_link_matches import Pair
+
+    seen = set()
+    frames = []
+
+    def press(p, b):
+        p.hw.buttons.push(b * 4)
+        p.run(100)
+
+    def watch(display, app):
+        def check(d, frame):
+            if frame is None:
+                return
+            seen.add(app().view.sid)
+            frames.append(d.controller.sent)
+            assert d.glass().pixels == Glass.from_frame(frame).pixels, (len(frames), app().view)
+
+        display.listeners.append(check)
+
+    s = Session(tmp_path, overrides={"mode": TWO_PEOPLE}, seed=5, new_game=True)
+    watch(s.display, lambda: s.app)
+    ScriptRunner(s).run(keymap.parse_script("d auto d auto d right*3 auto d auto"))
+    assert PASS_SCREEN in seen and TABLE in seen
+
+    p = Pair()
+    p.hw.display.controller = HostDisplay()
+    watch(p.hw.display, lambda: p.app)
+    p.join(b"\xff\xff", 300)  # the test waited longer: it proposes the rules
+    assert LINK_WAIT in seen
+    p.peer.send(session.RULES, RuleSet(oklahoma=True, target=150).to_bytes())
+    p.run(300)
+    assert p.app.view.sid == LINK_RULES
+    press(p, keys.DOWN)
+    press(p, keys.DRAW)  # accepted: the App commits to its secret
+    (commit,) = p.sent(session.COMMIT)
+    mine = bytes(range(16))
+    p.peer.send(session.COMMIT, session.sha256(mine).digest())
+    p.run(300)
+    p.sent(session.REVEAL)
+    p.peer.send(session.REVEAL, mine)
+    p.run(300)
+    assert p.app.view.sid == TABLE
+    press(p, keys.RIGHT)
+    m = p.app.match
+    for _ in range(10):  # the App's side plays until the test's seat is to move
+        if m.round.player != p.app.seat:
+            break
+        p.app.act(m.round.legal_actions()[0])
+        p.run(200)
+    pos = session.position(m)
+    bad = next(a for a in range(124) if a not in m.round.legal_actions())
+    p.peer.send(session.MOVE, bytes((pos[0], pos[1], bad)))  # refused: the match stops, a page says why
+    p.run(400)
+    assert p.app.view.sid == TEXT
+    press(p, keys.DOWN)
+    assert {PASS_SCREEN, LINK_WAIT, LINK_RULES, TEXT, TABLE} <= seen, sorted(seen)
+    assert max(frames) <= 1100

@@ -141,12 +141,11 @@ def _rewords(c, slots, y, room, before):
         lab, act = slots[i]
         if lab != old[i][0]:
             return None
-        o = old[i][1]
-        if act != o:
+        if act != old[i][1]:
             r = room[i]
-            if c.text_width("-" if act is None else act, SMALL) > r:
-                return None
-            if c.text_width("-" if o is None else o, SMALL) > r:
+            x0, x1 = boxes[i]
+            # the old words fitted their room when their box is the room; the new must fit it
+            if x1 - x0 + 1 != r or c.text_width("-" if act is None else act, SMALL) > r:
                 return None
     for i in range(n):
         act = slots[i][1]
