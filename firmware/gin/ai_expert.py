@@ -189,46 +189,34 @@ class ExpertPlayer(HardPlayer):
         ncap = MAX_CANDIDATES if self.s_disc else 1
         h = obs.hand
         skip = obs.taken
-        # hard's keep scores (its _best_discard filled self.dws with the counts)
+        # hard's _best_discard has just scored this hand's discards: its counts are in
+        # self.dws, its keep scores in self.ks for the cards within self.ks_limit
         dws = self.dws
-        best_dw = 999
-        for s in range(4):
-            m = h[s]
-            for r in range(13):
-                if m >> r & 1:
-                    x = s * 13 + r
-                    if x != skip and dws[x] < best_dw:
-                        best_dw = dws[x]
-        limit = best_dw + self.prune
-        tmp = self.tmp
+        ks = self.ks
+        limit = self.ks_limit
+        best_dw = limit - self.prune
         cand = self.cand
         val = self.val
         n = 0
         prior = -1
         # best MAX_CANDIDATES discards by hard's score (insertion into val, ascending)
-        for s in range(4):
-            m = h[s]
-            for r in range(13):
-                if not m >> r & 1:
+        for x in range(52):
+            if x == skip or dws[x] > limit or not h[x // 13] >> (x % 13) & 1 or x not in legal:
+                continue
+            sc = ks[x]
+            i = n
+            if i == ncap:
+                if sc >= val[i - 1]:
                     continue
-                x = s * 13 + r
-                if x == skip or dws[x] > limit or x not in legal:
-                    continue
-                E.without(h, x, tmp)
-                sc = self._keep_score(tmp, dws[x], x)
-                i = n
-                if i == ncap:
-                    if sc >= val[i - 1]:
-                        continue
-                    i -= 1
-                else:
-                    n += 1
-                while i > 0 and val[i - 1] > sc:
-                    val[i] = val[i - 1]
-                    cand[i] = cand[i - 1]
-                    i -= 1
-                val[i] = sc
-                cand[i] = x
+                i -= 1
+            else:
+                n += 1
+            while i > 0 and val[i - 1] > sc:
+                val[i] = val[i - 1]
+                cand[i] = cand[i - 1]
+                i -= 1
+            val[i] = sc
+            cand[i] = x
         # keep those within SLACK of the best score
         k = 1
         while k < n and val[k] <= val[0] + self.slack:

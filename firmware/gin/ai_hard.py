@@ -123,6 +123,10 @@ class HardPlayer:
         self.beta = self.beta_e
         self.sc = E.Scratch()
         self.dws = bytearray(52)  # deadwood after discarding each card
+        # the keep score of each discard the last _best_discard scored (those with
+        # dws[x] <= self.ks_limit, not the skipped card): the expert ranks its candidates by them
+        self.ks = [0] * 52
+        self.ks_limit = 0
         self.tmp = [0, 0, 0, 0]
         self.h2 = [0, 0, 0, 0]
         # why the last decision was made, for hint()
@@ -181,6 +185,8 @@ class HardPlayer:
         dws = self.dws
         best = discard_deadwoods(h, dws, skip)
         limit = best + self.prune
+        self.ks_limit = limit
+        ks = self.ks
         tmp = self.tmp
         best_score = 1 << 20
         best_card = -1
@@ -195,6 +201,7 @@ class HardPlayer:
                     continue
                 E.without(h, x, tmp)
                 score = self._keep_score(tmp, v, x)
+                ks[x] = score
                 if score < best_score:
                     best_score = score
                     best_card = x
