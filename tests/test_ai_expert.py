@@ -85,6 +85,7 @@ def test_the_player_keeps_nothing_between_decisions():
     kinds = {k: type(v) for k, v in vars(p).items()}
     m = Match(R.RuleSet(target=60), 5)
     other = ai.make_player("hard", 1)
+    # a Match's usual turn loop (also in host_tools/bench/ai.py, on purpose: see there)
     while m.state != GAME_OVER:
         if m.state == HAND_OVER:
             m.next_hand()

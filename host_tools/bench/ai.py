@@ -77,6 +77,9 @@ for i in range(%(matches)d):
     players = [None, None]
     players[seat] = make_player(%(level)r, mix_seed(ms, 11))
     players[1 - seat] = make_player(%(opponent)r, mix_seed(ms, 21))
+    # a Match's usual turn loop, repeated on purpose in tests/mp/test_ai_mp.py and
+    # tests/test_ai_expert.py: each runs alone (here a MicroPython program), and a
+    # shared helper would have to ship in the firmware, in the Pico's RAM
     while m.state != GAME_OVER:
         if m.state == HAND_OVER:
             m.next_hand()

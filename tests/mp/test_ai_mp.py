@@ -68,6 +68,7 @@ def test_expert_allocates_little_and_keeps_nothing():
     m = Match(R.RuleSet(target=40), 77)
     worst = 0
     decisions = 0
+    # a Match's usual turn loop (also in host_tools/bench/ai.py, on purpose: see there)
     while m.state != GAME_OVER:
         if m.state == HAND_OVER:
             m.next_hand()

@@ -1,0 +1,271 @@
+"""Where the expert's missing strength is: the expert given one piece of perfect
+information, against a fair opponent, and how well its discard-danger model predicts.
+
+    python -m host_tools.bench.oracle --oracle danger --matches 400
+    python -m host_tools.bench.oracle --oracle knock --matches 1000 --jobs 2
+    python -m host_tools.bench.oracle --calibration --matches 300
+
+An oracle player cheats on purpose (it reads the opponent's cards through a
+field this tool adds to the Observation): it is a measuring stick for the
+research of a stronger computer level, never a player the device or the arena
+can seat.  Oracles:
+
+  none     the expert itself (the reference row, same deals)
+  knock    knocks exactly when the knock wins (the opponent's real count after
+           lay-offs is above its own), otherwise plays the expert's discard
+  danger   the expert, with the danger of each discard replaced by the truth:
+           256 when the card makes a meld with two of the opponent's cards, else 0
+  weights  the expert, with every card-tracking weight replaced by the truth
+           (danger, lay-off risk and the knock's lay-off estimate all exact)
+
+--calibration plays expert against the opponent and reports, for every discard
+the expert could have made, the model's danger against whether the card really
+melds with the opponent's hand: the hit rate per danger band and the ROC AUC.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+
+from gin import ai_eval as E
+from gin import round as R
+from gin.ai import PLAYERS, make_player
+from gin.ai_expert import ExpertPlayer
+from gin.melds import deadwood4
+from gin.round import KNOCK
+
+from host_tools.bench import arena_core
+from host_tools.bench.arena import wilson
+
+ORACLES = ("none", "knock", "danger", "weights")
+DISCARD = 2  # the observation phase of a discard decision
+DANGER_BANDS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 257)
+
+_plain_init = R.Observation.__init__
+
+
+def _init_with_opponent(self, rnd, me):
+    _plain_init(self, rnd, me)
+    self.oracle_opp = list(rnd.hands[1 - me])  # the cheat: read by the oracles only
+
+
+def _card_in(h, c):
+    return h[c // 13] >> (c % 13) & 1
+
+
+class DangerOracle(ExpertPlayer):
+    """The expert with the true danger of every discard."""
+
+    def _load(self, obs):
+        self.opp = obs.oracle_opp
+        ExpertPlayer._load(self, obs)
+
+    def _keep_score(self, h, dw, x):
+        sc = self.sc
+        g = E.gain16(sc, h[0], h[1], h[2], h[3], dw)
+        v = self.kw * dw - (self.beta * g) // 16 - (self.kvw * sc.kv) // 16
+        if self.gamma and x >= 0:
+            v += (self.gamma * (256 if E.joins_meld(self.opp, x) else 0)) // 16
+        return v
+
+
+class WeightsOracle(ExpertPlayer):
+    """The expert with every opponent weight exact (the stock's share untouched)."""
+
+    def _load(self, obs):
+        ExpertPlayer._load(self, obs)
+        w = self.sc.w
+        for c in range(52):
+            if w[c] and w[c] != E.KNOWN:
+                w[c] = 250 if _card_in(obs.oracle_opp, c) else 1
+
+
+def knock_points(h, opp, k, gin_bonus, undercut_bonus):
+    """Points for the knocker holding 10 cards h with count k against hand opp
+    (negative: undercut), lay-offs on the knocker's runs and sets of three."""
+    from gin.ai_expert import _lay
+
+    dv = deadwood4(opp[0], opp[1], opp[2], opp[3])
+    if k == 0:
+        return gin_bonus + dv
+    a, b, c, d = h
+    three = (a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a)
+    left = [opp[s] & ~(_lay(h[s], opp[s]) | (opp[s] & three)) for s in range(4)]
+    dv = min(dv, deadwood4(left[0], left[1], left[2], left[3]))
+    return dv - k if k < dv else -(k - dv + undercut_bonus)
+
+
+class KnockOracle(ExpertPlayer):
+    """Knocks exactly when the knock wins; otherwise the expert's discard."""
+
+    def choose(self, obs):
+        a = ExpertPlayer.choose(self, obs)
+        if obs.phase != DISCARD:
+            return a
+        best = None
+        for x in obs.legal:
+            if KNOCK <= x < KNOCK + 52:
+                h = list(obs.hand)
+                c = x - KNOCK
+                h[c // 13] &= ~(1 << (c % 13))
+                k = deadwood4(h[0], h[1], h[2], h[3])
+                pts = knock_points(h, obs.oracle_opp, k, obs.rules.gin_bonus, obs.rules.undercut_bonus)
+                if best is None or pts > best[0]:
+                    best = (pts, x)
+        if best is None:
+            return a
+        if best[0] > 0:
+            return best[1]
+        if KNOCK <= a < KNOCK + 52 and a - KNOCK in obs.legal:
+            return a - KNOCK  # the knock would lose: throw the same card instead
+        return a
+
+
+ORACLE_CLASSES = {
+    "none": ExpertPlayer,
+    "knock": KnockOracle,
+    "danger": DangerOracle,
+    "weights": WeightsOracle,
+}
+
+
+class DangerLog(ExpertPlayer):
+    """The expert, noting (model danger, truth) for every card it could discard."""
+
+    def __init__(self, seed=0):
+        ExpertPlayer.__init__(self, seed)
+        self.rows = []
+
+    def choose(self, obs):
+        a = ExpertPlayer.choose(self, obs)
+        if obs.phase == DISCARD and len(obs.legal) > 1:
+            for c in range(52):
+                if _card_in(obs.hand, c) and c != obs.taken:
+                    self.rows.append((E.danger(self.sc, c), 1 if E.joins_meld(obs.oracle_opp, c) else 0))
+        return a
+
+
+_SEAT = {}
+
+
+def _seat(level, seed=0):
+    if level == "oracle":
+        p = _SEAT["cls"](seed)
+        _SEAT.setdefault("seated", []).append(p)
+        return p
+    return make_player(level, seed)
+
+
+def _work(args):
+    oracle, opponent, preset, seed, start, stop = args
+    # the cheat and the seat are swapped in for these matches only, then put back
+    seat = arena_core.make_player
+    R.Observation.__init__ = _init_with_opponent
+    arena_core.make_player = _seat
+    _SEAT["cls"] = DangerLog if oracle == "calibration" else ORACLE_CLASSES[oracle]
+    _SEAT["seated"] = []
+    try:
+        rules = arena_core.make_rules(preset, (), 0)
+        tot = arena_core.play_range(rules, seed, start, stop, "oracle", opponent)
+    finally:
+        R.Observation.__init__ = _plain_init
+        arena_core.make_player = seat
+    rows = []
+    for p in _SEAT["seated"]:
+        rows.extend(getattr(p, "rows", ()))
+    return tot, rows
+
+
+def play(oracle, opponent="hard", matches=100, preset="classic", seed=1, jobs=1):
+    """(summed arena stats, [(danger, melds?)...]) of the oracle against the opponent."""
+    chunks = [(oracle, opponent, preset, seed, i, min(matches, i + 25)) for i in range(0, matches, 25)]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            parts = pool.map(_work, chunks)
+    else:
+        parts = [_work(c) for c in chunks]
+    tot = [sum(p[0][k] for p in parts) for k in range(len(parts[0][0]))]
+    rows = [r for p in parts for r in p[1]]
+    return tot, rows
+
+
+def auc(rows):
+    """ROC AUC of a score against a 0/1 truth: the chance that a random positive
+    scores above a random negative (ties count half)."""
+    rows = sorted(rows)
+    pos = sum(1 for _, y in rows if y)
+    neg = len(rows) - pos
+    if not pos or not neg:
+        return 0.5
+    rank_sum = 0.0
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j][0] == rows[i][0]:
+            j += 1
+        mid = (i + j + 1) / 2  # the average 1-based rank of the tie group
+        rank_sum += mid * sum(1 for k in range(i, j) if rows[k][1])
+        i = j
+    return (rank_sum - pos * (pos + 1) / 2) / (pos * neg)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m host_tools.bench.oracle", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument("--oracle", choices=ORACLES, default="danger")
+    ap.add_argument("--calibration", action="store_true", help="the danger model against the truth instead")
+    ap.add_argument(
+        "--b", dest="opponent", choices=PLAYERS, default="hard", help="the opponent (default hard)"
+    )
+    ap.add_argument("--matches", type=int, default=200)
+    ap.add_argument("--rules", choices=("classic", "modern", "10/20", "20/25"), default="classic")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    a = ap.parse_args(argv)
+    if a.matches < 1:
+        ap.error("--matches must be at least 1")
+    t0 = time.monotonic()
+    tot, rows = play(
+        "calibration" if a.calibration else a.oracle, a.opponent, a.matches, a.rules, a.seed, a.jobs
+    )
+    if a.calibration:
+        print(
+            "danger model vs the truth: %d cards the expert could have thrown, %d matches against %s (%s)"
+            % (len(rows), a.matches, a.opponent, a.rules)
+        )
+        for lo, hi in zip(DANGER_BANDS, DANGER_BANDS[1:]):
+            band = [y for d, y in rows if lo <= d < hi]
+            if band:
+                print(
+                    "  danger %3d-%3d  %7d cards  melds with their hand %5.1f %%"
+                    % (lo, hi - 1, len(band), 100 * sum(band) / len(band))
+                )
+        print("  ROC AUC %.3f" % auc(rows))
+    else:
+        won = tot[0]
+        lo, hi = wilson(won, a.matches)
+        print(
+            "%s oracle vs %s, %s, %d matches: %.1f %% (95 %% CI %.1f-%.1f), net %+.2f points a hand, gin %d / %d"
+            % (
+                a.oracle,
+                a.opponent,
+                a.rules,
+                a.matches,
+                100 * won / a.matches,
+                100 * lo,
+                100 * hi,
+                (tot[4] - tot[5]) / max(1, tot[3]),
+                tot[8],
+                tot[9],
+            )
+        )
+    print("(%.0f s)" % (time.monotonic() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+"""host_tools/bench/oracle.py: the measuring sticks of the expert's research."""
+
+from gin import round as R
+from gin.rules import RuleSet
+
+from host_tools.bench import arena_core, oracle
+
+
+def test_auc_counts_pairs_ranked_right_and_ties_as_half():
+    assert oracle.auc([(1, 0), (2, 0), (3, 1), (4, 1)]) == 1.0
+    assert oracle.auc([(1, 1), (2, 1), (3, 0), (4, 0)]) == 0.0
+    assert oracle.auc([(5, 0), (5, 1)]) == 0.5
+    assert oracle.auc([(1, 0), (3, 1), (2, 1), (4, 0)]) == 0.5
+
+
+def test_the_reference_row_is_the_arena_s_expert_on_the_same_deals():
+    tot, _ = oracle.play("none", "hard", 4, seed=3)
+    rules = arena_core.make_rules("classic", (), 0)
+    assert tot == arena_core.play_range(rules, 3, 0, 4, "expert", "hard")
+
+
+def test_perfect_danger_wins_far_more_than_the_expert_and_the_cheat_is_put_back():
+    tot, _ = oracle.play("danger", "hard", 20, seed=1)
+    ref, _ = oracle.play("none", "hard", 20, seed=1)
+    assert tot[0] >= 14 and tot[0] > ref[0]  # measured 17 of 20 against 13
+    assert (tot[4] - tot[5]) > (ref[4] - ref[5])
+    obs = R.Round(RuleSet(), 0, 5).observation(0)
+    assert not hasattr(obs, "oracle_opp")
+    assert arena_core.make_player is oracle.make_player
+
+
+def test_the_knock_oracle_never_knocks_into_an_undercut():
+    tot, _ = oracle.play("knock", "hard", 6, seed=2)
+    assert tot[11] == 0  # undercuts the opponent made against the oracle's knocks
+
+
+def test_calibration_rows_are_dangers_with_the_truth():
+    _, rows = oracle.play("calibration", "hard", 2, seed=4)
+    assert len(rows) > 100
+    assert all(0 <= d <= 256 and y in (0, 1) for d, y in rows)
+    assert 0.6 < oracle.auc(rows) < 0.95
