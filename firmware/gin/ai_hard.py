@@ -147,7 +147,7 @@ class HardPlayer:
         if len(legal) == 1:
             return legal[0]
         ph = obs.phase
-        self._load(obs)
+        self.read(obs)
         if ph == OFFER or ph == 1:  # the upcard offer or a draw
             if E.big_gin_take(obs):
                 self.why = R_TAKE_BIG_GIN
@@ -158,7 +158,8 @@ class HardPlayer:
         return self._spread(obs)
 
     # -- what it knows -----------------------------------------------------------
-    def _load(self, obs):
+    def read(self, obs):
+        """Fill the card tracking from the observation (every decision starts here)."""
         sc = self.sc
         E.load(sc, obs, True)
         t = obs.turns
@@ -177,8 +178,12 @@ class HardPlayer:
         g = E.gain16(sc, h[0], h[1], h[2], h[3], dw)
         v = self.kw * dw - (self.beta * g) // 16 - (self.kvw * sc.kv) // 16
         if self.gamma and x >= 0:
-            v += (self.gamma * E.danger(sc, x)) // 16
+            v += (self.gamma * self.danger_of(x)) // 16
         return v
+
+    def danger_of(self, x):
+        """The chance (0..256) that the opponent melds discard x: the opponent model's."""
+        return E.danger(self.sc, x)
 
     def _best_discard(self, h, skip):
         """(score, card, least deadwood) of the best discard from 11 cards h."""

@@ -33,7 +33,7 @@ import time
 from gin import ai_eval as E
 from gin import round as R
 from gin.ai import PLAYERS, make_player
-from gin.ai_expert import ExpertPlayer
+from gin.ai_expert import ExpertPlayer, layoff_cards
 from gin.melds import deadwood4
 from gin.round import KNOCK
 
@@ -59,24 +59,19 @@ def _card_in(h, c):
 class DangerOracle(ExpertPlayer):
     """The expert with the true danger of every discard."""
 
-    def _load(self, obs):
+    def choose(self, obs):
         self.opp = obs.oracle_opp
-        ExpertPlayer._load(self, obs)
+        return ExpertPlayer.choose(self, obs)
 
-    def _keep_score(self, h, dw, x):
-        sc = self.sc
-        g = E.gain16(sc, h[0], h[1], h[2], h[3], dw)
-        v = self.kw * dw - (self.beta * g) // 16 - (self.kvw * sc.kv) // 16
-        if self.gamma and x >= 0:
-            v += (self.gamma * (256 if E.joins_meld(self.opp, x) else 0)) // 16
-        return v
+    def danger_of(self, x):
+        return 256 if E.joins_meld(self.opp, x) else 0
 
 
 class WeightsOracle(ExpertPlayer):
     """The expert with every opponent weight exact (the stock's share untouched)."""
 
-    def _load(self, obs):
-        ExpertPlayer._load(self, obs)
+    def read(self, obs):
+        ExpertPlayer.read(self, obs)
         w = self.sc.w
         for c in range(52):
             if w[c] and w[c] != E.KNOWN:
@@ -86,14 +81,12 @@ class WeightsOracle(ExpertPlayer):
 def knock_points(h, opp, k, gin_bonus, undercut_bonus):
     """Points for the knocker holding 10 cards h with count k against hand opp
     (negative: undercut), lay-offs on the knocker's runs and sets of three."""
-    from gin.ai_expert import _lay
-
     dv = deadwood4(opp[0], opp[1], opp[2], opp[3])
     if k == 0:
         return gin_bonus + dv
     a, b, c, d = h
     three = (a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a)
-    left = [opp[s] & ~(_lay(h[s], opp[s]) | (opp[s] & three)) for s in range(4)]
+    left = [opp[s] & ~(layoff_cards(h[s], opp[s]) | (opp[s] & three)) for s in range(4)]
     dv = min(dv, deadwood4(left[0], left[1], left[2], left[3]))
     return dv - k if k < dv else -(k - dv + undercut_bonus)
 
