@@ -159,7 +159,69 @@ def test_budget_zero_is_hards_judgement_retuned():
     hard = _retuned_hard(5)
     zero = X.ExpertPlayer(5, 0)
     for o in _observations(6):
+        _retune_for(hard, o)
         assert zero.choose(o) == hard.choose(o), action_text(hard.choose(o))
+
+
+def _retune_for(hard, obs):
+    """The expert's danger weight for the hand: gamma at the usual knock limit of 10, falling
+    linearly with the limit to gamma_gin at 0."""
+    g, g0 = X.EXPERT["gamma"], X.EXPERT["gamma_gin"]
+    hard.gamma = g0 + (g - g0) * min(obs.knock_limit, 10) // 10
+
+
+def _low_limit_observations(n):
+    """Observations of seat 0 in Oklahoma hands whose upcard set the knock limit below 10."""
+    rules = R.RuleSet(oklahoma=True)
+    out = []
+    seed = 0
+    while len(out) < n:
+        seed += 1
+        rnd = Round(rules, seed % 2, 900 + seed)
+        if rnd.knock_limit >= 10:
+            continue
+        players = (ai.make_player("hard", seed), ai.make_player("hard", seed + 1))
+        while rnd.phase != OVER:
+            p = rnd.player
+            obs = rnd.observation(p)
+            if p == 0 and len(obs.legal) > 1:
+                out.append(obs)
+            rnd.apply(players[p].choose(obs))
+    return out
+
+
+def test_the_danger_weight_falls_with_the_hands_knock_limit():
+    assert [X.gamma_for(8, 2, k) for k in (10, 9, 5, 1, 0)] == [8, 7, 5, 2, 2]
+    zero = X.ExpertPlayer(3, 0)  # no search: hard's formulas with the expert's weights
+    hard = HardPlayer(3)
+    full = HardPlayer(3)
+    full.gamma = X.EXPERT["gamma"]
+    differs = 0
+    limits = set()
+    for o in _low_limit_observations(150):
+        a = zero.choose(o)
+        _retune_for(hard, o)
+        assert zero.gamma == hard.gamma < X.EXPERT["gamma"]
+        assert a == hard.choose(o), action_text(a)
+        differs += a != full.choose(o)
+        limits.add(o.knock_limit)
+    assert differs > 0 and len(limits) > 3  # the lower weight changes some choices
+    classic = _observations(1)[0]
+    zero.choose(classic)
+    assert classic.knock_limit == 10 and zero.gamma == X.EXPERT["gamma"]
+    straight = R.RuleSet(straight=True)
+    o = _first_choice(Round(straight, 0, 11))
+    zero.choose(o)
+    assert o.knock_limit == 0 and zero.gamma == X.EXPERT["gamma_gin"] == 2  # hard's own weight
+
+
+def _first_choice(rnd):
+    """The first observation of a hand with more than one legal action."""
+    while True:
+        obs = rnd.observation(rnd.player)
+        if len(obs.legal) > 1:
+            return obs
+        rnd.apply(obs.legal[0])
 
 
 def test_the_search_overrules_hard_sometimes_and_always_legally():
@@ -168,6 +230,7 @@ def test_the_search_overrules_hard_sometimes_and_always_legally():
     hard = _retuned_hard(1)
     for o in _observations(40, "normal"):
         a = ai.make_player("expert", 1).choose(o)
+        _retune_for(hard, o)
         assert a in o.legal
         total += 1
         if a != hard.choose(o):

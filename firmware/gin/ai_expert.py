@@ -6,7 +6,10 @@ What it does
 expert is hard (ai_hard.py) with two changes that measured stronger:
 
 * Safer discards: the weight of a discard's danger (the chance the opponent
-  holds two cards that meld with it) is gamma = 8 instead of hard's 2.
+  holds two cards that meld with it) is gamma = 8 instead of hard's 2 at the
+  usual knock limit of 10, falling with the hand's limit to hard's 2 when only
+  gin ends the hand (Oklahoma's low upcards, straight gin): such hands run
+  longer, and building one's own melds weighs more.
 * A searched knock.  Whenever it may knock (and the count is not gin, which
   is always taken), it compares knocking now with hard's best discard by
   simulation, and plays the one with more points on average:
@@ -74,6 +77,7 @@ except ImportError:  # CPython
 
 MAX_CANDIDATES = const(5)  # discards played out (hard's best by its score), besides a knock
 MAX_HORIZON = const(24)
+FULL_LIMIT = const(10)  # a hand's usual knock limit
 
 # Tuned knobs (host_tools/bench/arena.py; see docs/AI.md).  budget: work units
 # per decision (the device's setting); horizon: turns a play-out runs before it
@@ -92,6 +96,7 @@ EXPERT = {
     "knock": 1,
     "discard": 0,
     "gamma": 8,
+    "gamma_gin": 2,
 }
 
 _M20 = const(0xFFFFF)
@@ -101,6 +106,13 @@ _LOG2 = (
     b"\x00\x00\x01\x00\x02\x00\x00\x00\x03\x00\x00\x00\x00\x0b\x00\x00\x04\x07\x00"
     b"\x00\x00\x00\x00\x00\x00\x0a\x0c\x06\x00\x00\x00\x09\x05\x00\x08\x00\x00"
 )
+
+
+def gamma_for(full, gin, limit):
+    """The danger weight for a hand with this knock limit: full at FULL_LIMIT, gin at 0."""
+    if limit >= FULL_LIMIT:
+        return full
+    return gin + (full - gin) * limit // FULL_LIMIT
 
 
 class ExpertPlayer(HardPlayer):
@@ -120,7 +132,12 @@ class ExpertPlayer(HardPlayer):
         self.s_draw = k["draw"]
         self.s_knock = k["knock"]
         self.s_disc = k["discard"]
-        self.gamma = k["gamma"]  # hard's weight of discard danger, retuned (docs/AI.md)
+        # hard's weight of discard danger, retuned (docs/AI.md): gamma at the usual knock
+        # limit, falling linearly to gamma_gin at limit 0 (Oklahoma's low upcards, straight
+        # gin), where hands run longer and one's own melds weigh more against the danger
+        self.gamma_full = k["gamma"]
+        self.gamma_gin = k["gamma_gin"]
+        self.gamma = self.gamma_full
         self.rs = 1
         self.pt = 0  # turns of the last play-out
         self.uc = bytearray(52)  # unseen cards (not mine, not in the pile, not known in their hand)
@@ -146,6 +163,10 @@ class ExpertPlayer(HardPlayer):
 
     def seed_stream(self, obs):
         self.rs = (fingerprint(obs) * 13 + (self.seed & 0x3FFF) * 61 + (self.seed >> 14)) & _M20
+
+    def read(self, obs):
+        self.gamma = gamma_for(self.gamma_full, self.gamma_gin, obs.knock_limit)
+        HardPlayer.read(self, obs)
 
     def choose(self, obs):
         legal = obs.legal
