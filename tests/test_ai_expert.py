@@ -38,13 +38,15 @@ def test_expert_plays_only_legal_actions_under_every_rule_set(rules_i, seed, opp
     assert rnd.phase == OVER and rnd.result is not None
 
 
-def _observations(n_hands, level_b="hard"):
-    """(observation, seat) of every decision of seat 0 (expert) in n_hands hands."""
+def _observations(n_hands, level_b="hard", level_a="expert", rounds=None):
+    """Every decision of seat 0 (level_a) with a choice in n_hands hands, by default one per
+    rule set of RULESETS in turn; or in the hands `rounds` deals."""
+    if rounds is None:
+        rounds = [Round(RULESETS[k % len(RULESETS)][1], k % 2, 700 + k) for k in range(n_hands)]
     out = []
-    for k in range(n_hands):
-        rules = RULESETS[k % len(RULESETS)][1]
-        rnd = Round(rules, k % 2, 700 + k)
-        players = (ai.make_player("expert", k), ai.make_player(level_b, k))
+    for k in range(len(rounds)):
+        rnd = rounds[k]
+        players = (ai.make_player(level_a, k), ai.make_player(level_b, k))
         while rnd.phase != OVER:
             p = rnd.player
             obs = rnd.observation(p)
@@ -170,24 +172,17 @@ def _retune_for(hard, obs):
     hard.gamma = g0 + (g - g0) * min(obs.knock_limit, 10) // 10
 
 
-def _low_limit_observations(n):
-    """Observations of seat 0 in Oklahoma hands whose upcard set the knock limit below 10."""
+def _low_limit_observations(n_hands):
+    """hard's decisions in Oklahoma hands whose upcard set the knock limit below 10."""
     rules = R.RuleSet(oklahoma=True)
-    out = []
-    seed = 0
-    while len(out) < n:
+    rounds = []
+    seed = 900
+    while len(rounds) < n_hands:
         seed += 1
-        rnd = Round(rules, seed % 2, 900 + seed)
-        if rnd.knock_limit >= 10:
-            continue
-        players = (ai.make_player("hard", seed), ai.make_player("hard", seed + 1))
-        while rnd.phase != OVER:
-            p = rnd.player
-            obs = rnd.observation(p)
-            if p == 0 and len(obs.legal) > 1:
-                out.append(obs)
-            rnd.apply(players[p].choose(obs))
-    return out
+        rnd = Round(rules, seed % 2, seed)
+        if rnd.knock_limit < 10:
+            rounds.append(rnd)
+    return _observations(0, "hard", "hard", rounds)
 
 
 def test_the_danger_weight_falls_with_the_hands_knock_limit():
@@ -198,7 +193,7 @@ def test_the_danger_weight_falls_with_the_hands_knock_limit():
     full.gamma = X.EXPERT["gamma"]
     differs = 0
     limits = set()
-    for o in _low_limit_observations(150):
+    for o in _low_limit_observations(16):
         a = zero.choose(o)
         _retune_for(hard, o)
         assert zero.gamma == hard.gamma < X.EXPERT["gamma"]
