@@ -166,10 +166,8 @@ def test_budget_zero_is_hards_judgement_retuned():
 
 
 def _retune_for(hard, obs):
-    """The expert's danger weight for the hand: gamma at the usual knock limit of 10, falling
-    linearly with the limit to gamma_gin at 0."""
-    g, g0 = X.EXPERT["gamma"], X.EXPERT["gamma_gin"]
-    hard.gamma = g0 + (g - g0) * min(obs.knock_limit, 10) // 10
+    """The expert's danger weight for the hand (gamma_for's figures are checked on their own)."""
+    hard.gamma = X.gamma_for(X.EXPERT["gamma"], X.EXPERT["gamma_gin"], obs.knock_limit)
 
 
 def _low_limit_observations(n_hands):

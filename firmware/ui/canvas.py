@@ -519,7 +519,10 @@ class FbCanvas(PyCanvas):
                 strips.clear()  # start afresh: popitem() may drop what was just added
             # the string made once into a one-page strip kept for next time: a glyph's columns
             # are VLSB bytes, one per column, so at row 0 of a one-page strip they are copied
-            # as they are, a blank column after each (what PyCanvas.text draws there)
+            # as they are, a blank column after each (what PyCanvas.text draws there).  The
+            # glyph lookup is PyCanvas.text's, inlined on purpose as in its fast path: a call
+            # per character costs more than the lookup on a Pico, and strips are built while
+            # the player waits for the first visit of a card
             b = bytearray(w)
             data = f.data
             gw = f.width

@@ -33,7 +33,7 @@ import time
 from gin import ai_eval as E
 from gin import round as R
 from gin.ai import PLAYERS, make_player
-from gin.ai_expert import ExpertPlayer, layoff_cards
+from gin.ai_expert import ExpertPlayer
 from gin.melds import deadwood4
 from gin.round import KNOCK
 
@@ -78,19 +78,6 @@ class WeightsOracle(ExpertPlayer):
                 w[c] = 250 if _card_in(obs.oracle_opp, c) else 1
 
 
-def knock_points(h, opp, k, gin_bonus, undercut_bonus):
-    """Points for the knocker holding 10 cards h with count k against hand opp
-    (negative: undercut), lay-offs on the knocker's runs and sets of three."""
-    dv = deadwood4(opp[0], opp[1], opp[2], opp[3])
-    if k == 0:
-        return gin_bonus + dv
-    a, b, c, d = h
-    three = (a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a)
-    left = [opp[s] & ~(layoff_cards(h[s], opp[s]) | (opp[s] & three)) for s in range(4)]
-    dv = min(dv, deadwood4(left[0], left[1], left[2], left[3]))
-    return dv - k if k < dv else -(k - dv + undercut_bonus)
-
-
 class KnockOracle(ExpertPlayer):
     """Knocks exactly when the knock wins; otherwise the expert's discard."""
 
@@ -98,14 +85,20 @@ class KnockOracle(ExpertPlayer):
         a = ExpertPlayer.choose(self, obs)
         if obs.phase != DISCARD:
             return a
+        # the expert's own play-out scoring of a knock, in the true world: my hand, theirs
+        self.ginb = obs.rules.gin_bonus
+        self.ucb = obs.rules.undercut_bonus
+        self.mult = obs.multiplier
+        hh = self.hh
         best = None
         for x in obs.legal:
             if KNOCK <= x < KNOCK + 52:
-                h = list(obs.hand)
                 c = x - KNOCK
-                h[c // 13] &= ~(1 << (c % 13))
-                k = deadwood4(h[0], h[1], h[2], h[3])
-                pts = knock_points(h, obs.oracle_opp, k, obs.rules.gin_bonus, obs.rules.undercut_bonus)
+                for s in range(4):
+                    hh[s] = obs.hand[s]
+                    hh[4 + s] = obs.oracle_opp[s]
+                hh[c // 13] &= ~(1 << (c % 13))
+                pts = self._knock(0, deadwood4(hh[0], hh[1], hh[2], hh[3]))
                 if best is None or pts > best[0]:
                     best = (pts, x)
         if best is None:
