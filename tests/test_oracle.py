@@ -39,3 +39,34 @@ def test_calibration_rows_are_dangers_with_the_truth():
     assert len(rows) > 100
     assert all(0 <= d <= 256 and y in (0, 1) for d, y in rows)
     assert 0.6 < oracle.auc(rows) < 0.95
+
+
+def test_the_mix_oracle_lies_between_the_model_and_the_truth():
+    p = oracle.MixOracle(0)
+    obs = R.Round(RuleSet(), 0, 5).observation(0)
+    p.read(obs)
+    opp = [0x7, 0, 0, 0]  # A, 2 and 3 of the first suit: the 4 of that suit melds with them
+    p.opp = opp
+    for mix, lo_hi in ((0.0, None), (1.0, (256, 0)), (0.5, None)):
+        oracle.MixOracle.mix = mix
+        try:
+            for x in (3, 30):
+                model = oracle.E.danger(p.sc, x)
+                truth = 256 if oracle.E.joins_meld(opp, x) else 0
+                got = p.danger_of(x)
+                if lo_hi:
+                    assert got == truth
+                elif mix == 0.0:
+                    assert got == model
+                else:
+                    assert min(model, truth) <= got <= max(model, truth)
+                    assert abs(got - (model + truth) / 2) <= 1
+        finally:
+            oracle.MixOracle.mix = 0.0
+
+
+def test_a_mix_of_the_truth_wins_more_and_is_put_back():
+    tot, _ = oracle.play("mix", "hard", 20, seed=1, mix=0.5)
+    ref, _ = oracle.play("none", "hard", 20, seed=1)
+    assert (tot[4] - tot[5]) > (ref[4] - ref[5])
+    assert oracle.MixOracle.mix == 0.0

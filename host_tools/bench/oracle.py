@@ -4,6 +4,7 @@ information, against a fair opponent, and how well its discard-danger model pred
     python -m host_tools.bench.oracle --oracle danger --matches 400
     python -m host_tools.bench.oracle --oracle knock --matches 1000 --jobs 2
     python -m host_tools.bench.oracle --calibration --matches 300
+    python -m host_tools.bench.oracle --oracle mix --mix 0.05 --matches 800 --jobs 2
 
 An oracle player cheats on purpose (it reads the opponent's cards through a
 field this tool adds to the Observation): it is a measuring stick for the
@@ -17,6 +18,11 @@ can seat.  Oracles:
            256 when the card makes a meld with two of the opponent's cards, else 0
   weights  the expert, with every card-tracking weight replaced by the truth
            (danger, lay-off risk and the knock's lay-off estimate all exact)
+  mix      the expert, with each discard's danger moved a share --mix of the
+           way from the model's to the truth's: a model that is better by a
+           known amount.  --calibration --mix gives that model's ROC AUC, so
+           the two together tell how much better a danger model must predict
+           to reach a given win rate.
 
 --calibration plays expert against the opponent and reports, for every discard
 the expert could have made, the model's danger against whether the card really
@@ -40,7 +46,7 @@ from gin.round import KNOCK
 from host_tools.bench import arena_core
 from host_tools.bench.arena import wilson
 
-ORACLES = ("none", "knock", "danger", "weights")
+ORACLES = ("none", "knock", "danger", "weights", "mix")
 DISCARD = 2  # the observation phase of a discard decision
 DANGER_BANDS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 257)
 
@@ -65,6 +71,16 @@ class DangerOracle(ExpertPlayer):
 
     def danger_of(self, x):
         return 256 if E.joins_meld(self.opp, x) else 0
+
+
+class MixOracle(DangerOracle):
+    """The expert with each danger a share `mix` of the way to the truth."""
+
+    mix = 0.0
+
+    def danger_of(self, x):
+        d = E.danger(self.sc, x)
+        return int(d + (DangerOracle.danger_of(self, x) - d) * self.mix)
 
 
 class WeightsOracle(ExpertPlayer):
@@ -115,6 +131,7 @@ ORACLE_CLASSES = {
     "knock": KnockOracle,
     "danger": DangerOracle,
     "weights": WeightsOracle,
+    "mix": MixOracle,
 }
 
 
@@ -146,28 +163,30 @@ def _seat(level, seed=0):
 
 
 def _work(args):
-    oracle, opponent, preset, seed, start, stop = args
+    oracle, opponent, preset, seed, start, stop, mix = args
     # the cheat and the seat are swapped in for these matches only, then put back
     seat = arena_core.make_player
     R.Observation.__init__ = _init_with_opponent
     arena_core.make_player = _seat
     _SEAT["cls"] = DangerLog if oracle == "calibration" else ORACLE_CLASSES[oracle]
     _SEAT["seated"] = []
+    MixOracle.mix = mix
     try:
         rules = arena_core.make_rules(preset, (), 0)
         tot = arena_core.play_range(rules, seed, start, stop, "oracle", opponent)
     finally:
         R.Observation.__init__ = _plain_init
         arena_core.make_player = seat
+        MixOracle.mix = 0.0
     rows = []
     for p in _SEAT["seated"]:
         rows.extend(getattr(p, "rows", ()))
     return tot, rows
 
 
-def play(oracle, opponent="hard", matches=100, preset="classic", seed=1, jobs=1):
+def play(oracle, opponent="hard", matches=100, preset="classic", seed=1, jobs=1, mix=0.0):
     """(summed arena stats, [(danger, melds?)...]) of the oracle against the opponent."""
-    chunks = [(oracle, opponent, preset, seed, i, min(matches, i + 25)) for i in range(0, matches, 25)]
+    chunks = [(oracle, opponent, preset, seed, i, min(matches, i + 25), mix) for i in range(0, matches, 25)]
     if jobs > 1:
         with multiprocessing.Pool(jobs) as pool:
             parts = pool.map(_work, chunks)
@@ -211,12 +230,17 @@ def main(argv=None) -> int:
     ap.add_argument("--rules", choices=("classic", "modern", "10/20", "20/25"), default="classic")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--mix", type=float, help="the truth's share (0..1) in the mix oracle's danger")
     a = ap.parse_args(argv)
     if a.matches < 1:
         ap.error("--matches must be at least 1")
+    if a.oracle == "mix" and a.mix is None and not a.calibration:
+        ap.error("--oracle mix needs --mix (the truth's share, 0..1)")
+    if a.mix is not None and not 0 <= a.mix <= 1:
+        ap.error("--mix must be between 0 and 1")
     t0 = time.monotonic()
     tot, rows = play(
-        "calibration" if a.calibration else a.oracle, a.opponent, a.matches, a.rules, a.seed, a.jobs
+        "calibration" if a.calibration else a.oracle, a.opponent, a.matches, a.rules, a.seed, a.jobs, a.mix or 0.0
     )
     if a.calibration:
         print(
@@ -231,13 +255,16 @@ def main(argv=None) -> int:
                     % (lo, hi - 1, len(band), 100 * sum(band) / len(band))
                 )
         print("  ROC AUC %.3f" % auc(rows))
+        if a.mix is not None:
+            mixed = [(d + (256 * y - d) * a.mix, y) for d, y in rows]
+            print("  ROC AUC %.3f of the mix oracle's danger (--mix %g)" % (auc(mixed), a.mix))
     else:
         won = tot[0]
         lo, hi = wilson(won, a.matches)
         print(
             "%s oracle vs %s, %s, %d matches: %.1f %% (95 %% CI %.1f-%.1f), net %+.2f points a hand, gin %d / %d"
             % (
-                a.oracle,
+                a.oracle if a.oracle != "mix" else "mix %g" % a.mix,
                 a.opponent,
                 a.rules,
                 a.matches,
