@@ -15,7 +15,7 @@ from host_tools.bench import posterior as P
 def _play(players, seed, after):
     """One Classic match; after(rnd, p, obs, a, hand before the action) follows every action."""
     m = Match(arena_core.make_rules("classic", (), 0), arena_core.match_seed(seed, 0))
-    R.Observation.__init__ = P._init_with_history
+    R.Observation.__init__ = P.init_with_history
     try:
         while m.state != GAME_OVER:
             if m.state == HAND_OVER:
@@ -29,22 +29,22 @@ def _play(players, seed, after):
             m.apply(a)
             after(rnd, p, obs, a, hand)
     finally:
-        R.Observation.__init__ = P._plain_init
+        R.Observation.__init__ = P.plain_init
 
 
 def test_the_record_hides_the_opponents_draws_and_its_views_reproduce_its_decisions():
-    hard = HardPlayer(0)
+    hard = P.PolicyScorer(0)
     seen = {"hidden": 0, "mine": 0, "discards": 0}
 
     def after(rnd, p, obs, a, hand):
-        log = P._log_of(rnd)
+        log = P.log_of(rnd)
         actor, ph, act, card, view = log["raw"][-1]
         assert (actor, act) == (p, a) and view.hand is None
         if p == 1 and ph == DISCARD_PHASE and a < KNOCK and len(obs.legal) > 1:
             # the opponent's view as recorded, with its true cards put in: hard's own choice
             view.hand = hand
             hard.read(view)
-            _, best, _ = hard._best_discard(hand, view.taken)
+            _, best, _ = hard.best_discard(hand, view.taken)
             view.hand = None
             assert best == a
             seen["discards"] += 1

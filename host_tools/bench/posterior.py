@@ -87,11 +87,11 @@ HIDDEN = -1  # the card of an opponent's stock draw, as the expert sees it
 
 # --- the public event stream --------------------------------------------------------
 
-_plain_init = R.Observation.__init__
+plain_init = R.Observation.__init__
 _hand_seq = [0]
 
 
-def _log_of(rnd):
+def log_of(rnd):
     """The round's action record replayed on a shadow round, one raw record per
     action: (actor, phase, action, card, actor's view before acting).  Cached on
     the round and extended as the hand goes on."""
@@ -134,7 +134,7 @@ def _log_of(rnd):
 
 def _plain_obs(rnd, p):
     o = R.Observation.__new__(R.Observation)
-    _plain_init(o, rnd, p)
+    plain_init(o, rnd, p)
     return o
 
 
@@ -160,9 +160,9 @@ class History:
         self.events = ev
 
 
-def _init_with_history(self, rnd, me):
-    _plain_init(self, rnd, me)
-    self.history = History(_log_of(rnd), me)  # public, for the filter
+def init_with_history(self, rnd, me):
+    plain_init(self, rnd, me)
+    self.history = History(log_of(rnd), me)  # public, for the filter
     self.oracle_opp = list(rnd.hands[1 - me])  # the truth: labels of --auc only
 
 
@@ -198,7 +198,7 @@ class Filter:
         self.t = float(t)
         self.td = float(td)
         self.rng = random.Random(seed)
-        self.hp = HardPlayer(0)
+        self.hp = PolicyScorer(0)
         self.hand_id = None
         self.evals = 0  # policy evaluations (one per particle per scored decision)
         self.fixups = 0
@@ -326,7 +326,7 @@ class Filter:
                 if self.model == "hard":
                     view.hand = hand
                     hp.read(view)
-                    m = _hard_take_margin(hp, view, hand, top)
+                    m = hp.take_margin(hand, top)
                     z = m / self.td
                     p = 1.0 / (1.0 + math.exp(-z)) if z > -40 else 0.0
                     p = 0.01 + 0.98 * p
@@ -350,7 +350,7 @@ class Filter:
                 if self.model == "hard":
                     view.hand = hand
                     hp.read(view)
-                    _, _, least = hp._best_discard(hand, view.taken)
+                    _, _, least = hp.best_discard(hand, view.taken)
                     cands = [c for c in _cards(h) if c != view.taken and hp.dws[c] <= hp.ks_limit]
                     scores = [hp.ks[c] for c in cands]
                 else:
@@ -440,17 +440,24 @@ class _Weights:
         self.w = bytearray(52)
 
 
-def _hard_take_margin(hp, obs, h, t):
-    """hard's _draw comparison (v_stock - v_take - take_pen): > 0 means it takes t."""
-    sc = hp.sc
-    d0 = deadwood4(h[0], h[1], h[2], h[3])
-    g0 = E.gain16(sc, h[0], h[1], h[2], h[3], d0)
-    v_stock = hp.kw * d0 - g0 - (hp.beta * g0) // 16 - (hp.kvw * sc.kv) // 16
-    h2 = [0, 0, 0, 0]
-    E.without(h, t, h2)
-    h2[t // 13] |= 1 << (t % 13)
-    v_take, _, _ = hp._best_discard(h2, t)
-    return v_stock - (v_take + hp.take_pen)
+class PolicyScorer(HardPlayer):
+    """hard's own scoring, asked about a hand it may not hold: the `hard` policy model."""
+
+    def best_discard(self, h, skip):
+        """(score, card, least deadwood) of hard's best discard from 11 cards h; fills ks."""
+        return self._best_discard(h, skip)
+
+    def take_margin(self, h, t):
+        """hard's _draw comparison (v_stock - v_take - take_pen): > 0 means it takes t."""
+        sc = self.sc
+        d0 = deadwood4(h[0], h[1], h[2], h[3])
+        g0 = E.gain16(sc, h[0], h[1], h[2], h[3], d0)
+        v_stock = self.kw * d0 - g0 - (self.beta * g0) // 16 - (self.kvw * sc.kv) // 16
+        h2 = [0, 0, 0, 0]
+        E.without(h, t, h2)
+        h2[t // 13] |= 1 << (t % 13)
+        v_take, _, _ = self._best_discard(h2, t)
+        return v_stock - (v_take + self.take_pen)
 
 
 # --- the players ---------------------------------------------------------------------------
@@ -529,7 +536,7 @@ arena_core_make_player = arena_core.make_player
 def _work(args):
     specs, blend, log, output, opponent, preset, seed, start, stop = args
     seat = arena_core.make_player
-    R.Observation.__init__ = _init_with_history
+    R.Observation.__init__ = init_with_history
     arena_core.make_player = _seat
     _SEAT.update(specs=specs, blend=blend, log=log, output=output, seated=[])
     t0 = time.thread_time()
@@ -537,7 +544,7 @@ def _work(args):
         rules = arena_core.make_rules(preset, (), 0)
         tot = arena_core.play_range(rules, seed, start, stop, "post", opponent)
     finally:
-        R.Observation.__init__ = _plain_init
+        R.Observation.__init__ = plain_init
         arena_core.make_player = seat
     rows = []
     cpu = [0.0] * len(specs)
