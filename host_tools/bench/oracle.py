@@ -187,14 +187,35 @@ def _work(args):
 def play(oracle, opponent="hard", matches=100, preset="classic", seed=1, jobs=1, mix=0.0):
     """(summed arena stats, [(danger, melds?)...]) of the oracle against the opponent."""
     chunks = [(oracle, opponent, preset, seed, i, min(matches, i + 25), mix) for i in range(0, matches, 25)]
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            parts = pool.map(_work, chunks)
-    else:
-        parts = [_work(c) for c in chunks]
+    parts = map_chunks(_work, chunks, jobs)
     tot = [sum(p[0][k] for p in parts) for k in range(len(parts[0][0]))]
     rows = [r for p in parts for r in p[1]]
     return tot, rows
+
+
+def map_chunks(work, chunks, jobs):
+    """work(chunk) for every chunk, on `jobs` processes (in order)."""
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            return pool.map(work, chunks)
+    return [work(c) for c in chunks]
+
+
+def result_line(who, opponent, rules, matches, tot):
+    """One arena result: the win rate with its 95 % CI, net points a hand, the gins."""
+    lo, hi = wilson(tot[0], matches)
+    return "%s vs %s, %s, %d matches: %.1f %% (95 %% CI %.1f-%.1f), net %+.2f points a hand, gin %d / %d" % (
+        who,
+        opponent,
+        rules,
+        matches,
+        100 * tot[0] / matches,
+        100 * lo,
+        100 * hi,
+        (tot[4] - tot[5]) / max(1, tot[3]),
+        tot[8],
+        tot[9],
+    )
 
 
 def auc(rows):
@@ -240,7 +261,13 @@ def main(argv=None) -> int:
         ap.error("--mix must be between 0 and 1")
     t0 = time.monotonic()
     tot, rows = play(
-        "calibration" if a.calibration else a.oracle, a.opponent, a.matches, a.rules, a.seed, a.jobs, a.mix or 0.0
+        "calibration" if a.calibration else a.oracle,
+        a.opponent,
+        a.matches,
+        a.rules,
+        a.seed,
+        a.jobs,
+        a.mix or 0.0,
     )
     if a.calibration:
         print(
@@ -259,23 +286,8 @@ def main(argv=None) -> int:
             mixed = [(d + (256 * y - d) * a.mix, y) for d, y in rows]
             print("  ROC AUC %.3f of the mix oracle's danger (--mix %g)" % (auc(mixed), a.mix))
     else:
-        won = tot[0]
-        lo, hi = wilson(won, a.matches)
-        print(
-            "%s oracle vs %s, %s, %d matches: %.1f %% (95 %% CI %.1f-%.1f), net %+.2f points a hand, gin %d / %d"
-            % (
-                a.oracle if a.oracle != "mix" else "mix %g" % a.mix,
-                a.opponent,
-                a.rules,
-                a.matches,
-                100 * won / a.matches,
-                100 * lo,
-                100 * hi,
-                (tot[4] - tot[5]) / max(1, tot[3]),
-                tot[8],
-                tot[9],
-            )
-        )
+        who = a.oracle if a.oracle != "mix" else "mix %g" % a.mix
+        print(result_line(who + " oracle", a.opponent, a.rules, a.matches, tot))
     print("(%.0f s)" % (time.monotonic() - t0))
     return 0
 

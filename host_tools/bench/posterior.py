@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import random
 import sys
 import time
@@ -75,12 +74,12 @@ from gin import round as R
 from gin.ai import PLAYERS
 from gin.ai_expert import ExpertPlayer
 from gin.ai_hard import HardPlayer
+from gin.cards import hand_cards
 from gin.melds import deadwood4, discard_deadwoods
 from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
 from host_tools.bench import arena_core
-from host_tools.bench.arena import wilson
-from host_tools.bench.oracle import auc
+from host_tools.bench.oracle import auc, map_chunks, result_line
 
 ALL = (1 << 52) - 1
 HIDDEN = -1  # the card of an opponent's stock draw, as the expert sees it
@@ -311,63 +310,61 @@ class Filter:
             self.fixups += 1
 
     # -- likelihoods ----------------------------------------------------------------
+    def _reweight(self, view, likelihood):
+        """Multiply each live particle's weight by likelihood(hand as 4 masks), computed
+        once per distinct hand; the view lends the hand to hard's scoring meanwhile."""
+        cache = {}
+        for k in range(self.n):
+            if self.w[k] == 0.0:
+                continue
+            h = self.hands[k]
+            p = cache.get(h)
+            if p is None:
+                self.evals += 1
+                p = cache[h] = likelihood(_mask_to_hand(h))
+            self.w[k] *= p
+        view.hand = None
+
     def _score_take(self, view, took):
         hp = self.hp
         top = view.pile[-1]
-        cache = {}
-        for k in range(self.n):
-            if self.w[k] == 0.0:
-                continue
-            h = self.hands[k]
-            p = cache.get(h)
-            if p is None:
-                self.evals += 1
-                hand = _mask_to_hand(h)
-                if self.model == "hard":
-                    view.hand = hand
-                    hp.read(view)
-                    m = hp.take_margin(hand, top)
-                    z = m / self.td
-                    p = 1.0 / (1.0 + math.exp(-z)) if z > -40 else 0.0
-                    p = 0.01 + 0.98 * p
-                else:
-                    p = 0.85 if E.joins_meld(hand, top) else 0.1
-                cache[h] = p
-            self.w[k] *= p if took else 1.0 - p
-        view.hand = None
+
+        def likelihood(hand):
+            if self.model == "hard":
+                view.hand = hand
+                hp.read(view)
+                z = hp.take_margin(hand, top) / self.td
+                p = 1.0 / (1.0 + math.exp(-z)) if z > -40 else 0.0
+                p = 0.01 + 0.98 * p
+            else:
+                p = 0.85 if E.joins_meld(hand, top) else 0.1
+            return p if took else 1.0 - p
+
+        self._reweight(view, likelihood)
 
     def _score_discard(self, view, x):
         hp = self.hp
-        cache = {}
-        for k in range(self.n):
-            if self.w[k] == 0.0:
-                continue
-            h = self.hands[k]
-            p = cache.get(h)
-            if p is None:
-                self.evals += 1
-                hand = _mask_to_hand(h)
-                if self.model == "hard":
-                    view.hand = hand
-                    hp.read(view)
-                    _, _, least = hp.best_discard(hand, view.taken)
-                    cands = [c for c in _cards(h) if c != view.taken and hp.dws[c] <= hp.ks_limit]
-                    scores = [hp.ks[c] for c in cands]
-                else:
-                    dws = hp.dws
-                    discard_deadwoods(hand, dws, view.taken)
-                    cands = [c for c in _cards(h) if c != view.taken]
-                    scores = [16 * dws[c] for c in cands]
-                best = min(scores)
-                es = [math.exp(-(s - best) / self.t) for s in scores]
-                z = sum(es)
-                if x in cands:
-                    p = es[cands.index(x)] / z
-                else:
-                    p = 0.01 * min(es) / z  # pruned by hard: far worse than its candidates
-                cache[h] = p
-            self.w[k] *= p
-        view.hand = None
+
+        def likelihood(hand):
+            if self.model == "hard":
+                view.hand = hand
+                hp.read(view)
+                hp.best_discard(hand, view.taken)
+                cands = [c for c in hand_cards(hand) if c != view.taken and hp.dws[c] <= hp.ks_limit]
+                scores = [hp.ks[c] for c in cands]
+            else:
+                dws = hp.dws
+                discard_deadwoods(hand, dws, view.taken)
+                cands = [c for c in hand_cards(hand) if c != view.taken]
+                scores = [16 * dws[c] for c in cands]
+            best = min(scores)
+            es = [math.exp(-(s - best) / self.t) for s in scores]
+            z = sum(es)
+            if x in cands:
+                return es[cands.index(x)] / z
+            return 0.01 * min(es) / z  # pruned by hard: far worse than its candidates
+
+        self._reweight(view, likelihood)
 
     def _maybe_resample(self):
         tot = sum(self.w)
@@ -464,7 +461,7 @@ class PolicyScorer(HardPlayer):
 
 
 def _hand_cards_plus_top(obs):
-    out = [c for c in range(52) if obs.hand[c // 13] >> (c % 13) & 1]
+    out = obs.hand_cards()
     if obs.pile and obs.pile[-1] not in out:
         out.append(obs.pile[-1])
     return out
@@ -567,11 +564,7 @@ def run(
         (specs, blend, log, output, opponent, preset, seed, i, min(matches, i + step))
         for i in range(0, matches, step)
     ]
-    if jobs > 1:
-        with multiprocessing.Pool(jobs) as pool:
-            parts = pool.map(_work, chunks)
-    else:
-        parts = [_work(c) for c in chunks]
+    parts = map_chunks(_work, chunks, jobs)
     tot = [sum(p[0][k] for p in parts) for k in range(len(parts[0][0]))]
     rows = [r for p in parts for r in p[1]]
     cpu = [sum(p[2][i] for p in parts) for i in range(len(specs))]
@@ -649,25 +642,8 @@ def main(argv=None) -> int:
                 )
             )
     if a.play:
-        won = tot[0]
-        lo, hi = wilson(won, a.matches)
-        print(
-            "expert + posterior (%s, blend %.2f) vs %s, %s, %d matches: %.1f %% (95 %% CI %.1f-%.1f), "
-            "net %+.2f points a hand, gin %d / %d"
-            % (
-                a.filters,
-                a.blend,
-                a.opponent,
-                a.rules,
-                a.matches,
-                100 * won / a.matches,
-                100 * lo,
-                100 * hi,
-                (tot[4] - tot[5]) / max(1, tot[3]),
-                tot[8],
-                tot[9],
-            )
-        )
+        who = "expert + posterior (%s, blend %.2f)" % (a.filters, a.blend)
+        print(result_line(who, a.opponent, a.rules, a.matches, tot))
     print("(%.0f s wall, %.0f s CPU)" % (time.monotonic() - t0, total_cpu))
     return 0
 
