@@ -151,35 +151,45 @@ class DangerLog(ExpertPlayer):
         return a
 
 
-_SEAT = {}
+SEATED = "seated"  # the arena level name of the player a tool seats as A
 
 
-def _seat(level, seed=0):
-    if level == "oracle":
-        p = _SEAT["cls"](seed)
-        _SEAT.setdefault("seated", []).append(p)
-        return p
-    return make_player(level, seed)
+def play_seated(obs_init, seat, preset, seed, start, stop, opponent):
+    """Arena matches start..stop (the arena's deals) with player A made by seat(seed)
+    and every Observation built by obs_init; both are swapped in for these matches
+    only, then put back."""
+    plain_seat = arena_core.make_player
+
+    def make(level, s=0):
+        return seat(s) if level == SEATED else make_player(level, s)
+
+    R.Observation.__init__ = obs_init
+    arena_core.make_player = make
+    try:
+        rules = arena_core.make_rules(preset, (), 0)
+        return arena_core.play_range(rules, seed, start, stop, SEATED, opponent)
+    finally:
+        R.Observation.__init__ = _plain_init
+        arena_core.make_player = plain_seat
 
 
 def _work(args):
     oracle, opponent, preset, seed, start, stop, mix = args
-    # the cheat and the seat are swapped in for these matches only, then put back
-    seat = arena_core.make_player
-    R.Observation.__init__ = _init_with_opponent
-    arena_core.make_player = _seat
-    _SEAT["cls"] = DangerLog if oracle == "calibration" else ORACLE_CLASSES[oracle]
-    _SEAT["seated"] = []
+    cls = DangerLog if oracle == "calibration" else ORACLE_CLASSES[oracle]
+    seated = []
+
+    def seat(s):
+        p = cls(s)
+        seated.append(p)
+        return p
+
     MixOracle.mix = mix
     try:
-        rules = arena_core.make_rules(preset, (), 0)
-        tot = arena_core.play_range(rules, seed, start, stop, "oracle", opponent)
+        tot = play_seated(_init_with_opponent, seat, preset, seed, start, stop, opponent)
     finally:
-        R.Observation.__init__ = _plain_init
-        arena_core.make_player = seat
         MixOracle.mix = 0.0
     rows = []
-    for p in _SEAT["seated"]:
+    for p in seated:
         rows.extend(getattr(p, "rows", ()))
     return tot, rows
 

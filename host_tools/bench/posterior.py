@@ -78,8 +78,7 @@ from gin.cards import hand_cards
 from gin.melds import deadwood4, discard_deadwoods
 from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
-from host_tools.bench import arena_core
-from host_tools.bench.oracle import auc, map_chunks, result_line
+from host_tools.bench.oracle import auc, map_chunks, play_seated, result_line
 
 ALL = (1 << 52) - 1
 HIDDEN = -1  # the card of an opponent's stock draw, as the expert sees it
@@ -516,38 +515,23 @@ class PosteriorExpert(ExpertPlayer):
 
 # --- running matches ------------------------------------------------------------------------
 
-_SEAT = {}
-
-
-def _seat(level, seed=0):
-    if level == "post":
-        p = PosteriorExpert(seed, _SEAT["specs"], _SEAT["blend"], _SEAT["log"], _SEAT["output"])
-        _SEAT["seated"].append(p)
-        return p
-    return arena_core_make_player(level, seed)
-
-
-arena_core_make_player = arena_core.make_player
-
 
 def _work(args):
     specs, blend, log, output, opponent, preset, seed, start, stop = args
-    seat = arena_core.make_player
-    R.Observation.__init__ = init_with_history
-    arena_core.make_player = _seat
-    _SEAT.update(specs=specs, blend=blend, log=log, output=output, seated=[])
+    seated = []
+
+    def seat(s):
+        p = PosteriorExpert(s, specs, blend, log, output)
+        seated.append(p)
+        return p
+
     t0 = time.thread_time()
-    try:
-        rules = arena_core.make_rules(preset, (), 0)
-        tot = arena_core.play_range(rules, seed, start, stop, "post", opponent)
-    finally:
-        R.Observation.__init__ = plain_init
-        arena_core.make_player = seat
+    tot = play_seated(init_with_history, seat, preset, seed, start, stop, opponent)
     rows = []
     cpu = [0.0] * len(specs)
     evals = [0] * len(specs)
     decisions = 0
-    for p in _SEAT["seated"]:
+    for p in seated:
         rows.extend(p.rows)
         decisions += p.decisions
         for i, f in enumerate(p.filters):
