@@ -5,7 +5,8 @@ every ``text`` call, records a problem when the text
 
 - runs past the screen's edge (clipped: the player never sees the rest), or
 - lands on pixels already lit (drawn in colour 1 over something: it runs past
-  its box into a neighbour, a scrollbar, a column of numbers).
+  its box into a neighbour, a scrollbar, a column of numbers), or
+- holds a character its font has no glyph for (the glass would show a box).
 
 Text drawn by ``ui.draw.banner`` may run past the edges: that line scrolls, and
 App.say keeps it up until it has been shown whole (tests/test_readable.py
@@ -32,6 +33,8 @@ class CheckedCanvas(PyCanvas):
         w = self.text_width(s, f)
         h = f.height - 1  # the last row holds descenders only: it may touch what is below
         self.drawn.add(s)
+        if lacking(s, f):
+            self._note(s, x, y, "has no glyph for %r" % "".join(sorted(lacking(s, f))))
         if s and not _in_banner():
             if x < 0 or y < 0 or x + w > self.width or y + h > self.height:
                 self._note(s, x, y, "runs off the screen")
@@ -48,6 +51,11 @@ class CheckedCanvas(PyCanvas):
 
     def _note(self, s, x, y, what) -> None:
         self.problems.append("%s: %r at (%d, %d) %s" % (self.where, s, x, y, what))
+
+
+def lacking(s: str, font) -> set[str]:
+    """The characters of s that font has no glyph for (ui.font draws them as a box)."""
+    return {ch for ch in s if not (31 < ord(ch) < 127 or ord(ch) in font.ext)}
 
 
 def _in_banner() -> bool:

@@ -7,10 +7,11 @@ The last row of each glyph box (row 5 / row 7) holds descenders only.
 ASCII 32..126 is monospaced.  A few extras come from Unicode: the suits
 U+2663 U+2666 U+2665 U+2660 (solid) and U+2667 U+2662 U+2661 U+2664 (hollow),
 the arrows of U+25C0 U+25B6 U+25B2 U+25BC, U+00B7 middle dot, U+2026 ellipsis,
-U+00D7 times, U+2713 check, U+00B0 degree, U+25A1 / U+25A0 boxes, and U+2469
-(circled ten) as the narrow one-cell "10" of card ranks.  The suits are wider
-than a cell, 5 px in SMALL and 7 px in NORMAL (the card faces use the NORMAL
-ones), and the NORMAL "10" is 6 px; ``text_width`` measures any mix.  Any other
+U+00D7 times, U+2713 check, U+00B0 degree, U+2013 en dash ("37–12"),
+U+25A1 / U+25A0 boxes, and U+2469 (circled ten) as the narrow one-cell "10" of
+card ranks.  The suits are wider than a cell, 5 px in SMALL and 7 px in NORMAL
+(the card faces use the NORMAL ones), the NORMAL "10" is 6 px and the SMALL en
+dash 4 px; ``text_width`` measures any mix.  Any other
 character draws the hollow box.
 
 The tables are generated from readable ASCII art by host_tools/gen/font.py.
@@ -177,6 +178,7 @@ _SMALL_DATA = (
     b"\x1f\x00\x1f\x11\x1f"  # U+2469
     b"\x0f\x09\x0f"  # U+25A1
     b"\x0f\x0f\x0f"  # U+25A0
+    b"\x04\x04\x04\x04"  # U+2013
 )
 # code point -> glyph offset * 16 + width
 _SMALL_EXT = {
@@ -200,6 +202,7 @@ _SMALL_EXT = {
     0x2469: 5765,
     0x25A1: 5843,
     0x25A0: 5891,
+    0x2013: 5940,
 }
 SMALL = Font(_SMALL_DATA, 3, 6, 4, 6, _SMALL_EXT, 5843)
 
@@ -319,6 +322,7 @@ _NORMAL_DATA = (
     b"\x02\x7f\x00\x3e\x41\x3e"  # U+2469
     b"\x3e\x22\x22\x22\x3e"  # U+25A1
     b"\x3e\x3e\x3e\x3e\x3e"  # U+25A0
+    b"\x08\x08\x08\x08\x08"  # U+2013
 )
 # code point -> glyph offset * 16 + width
 _NORMAL_EXT = {
@@ -342,6 +346,7 @@ _NORMAL_EXT = {
     0x2469: 9222,
     0x25A1: 9317,
     0x25A0: 9397,
+    0x2013: 9477,
 }
 NORMAL = Font(_NORMAL_DATA, 5, 8, 6, 8, _NORMAL_EXT, 9317)
 # fmt: on
