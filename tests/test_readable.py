@@ -296,3 +296,65 @@ def test_the_replay_transcript_says_you_deal(tmp_path):
         assert any(
             line.startswith("Hand 1: You deal,") or line.startswith("Hand 1: CPU deals,") for line in text
         )
+
+
+# --- what stays up: the hint until the next key, the lay-offs while the result is up -------------
+
+
+def test_a_hint_stays_until_the_next_key():
+    from ui.draw import scroll_ms
+
+    h, app, d = drawn_from_stock(LAYOFF)
+    d.press("DOWN")  # the hint
+    hint = app.msg
+    assert hint and hint.startswith("Hint: ")
+    d.run(25000)  # a slow read: long past the 4 s a hint used to last
+    assert app.msg == hint
+    whole = scroll_ms(app.canvas, hint)
+    if whole:  # a long one goes on scrolling
+        frames = set()
+        for _ in range(whole // 100):
+            d.run(100)
+            frames.add(h.display.frame)
+        assert len(frames) > 5
+    d.run(75000)  # looked away: the screen dims; the press that wakes it acts on nothing
+    d.press("RIGHT")
+    assert app.msg == hint
+    d.press("RIGHT")  # acting: the hint goes
+    assert app.msg is None
+
+
+def _top_bar(text):
+    """The inverted title bar ui.draw.header draws, as the display's first 128 bytes (rows 0-7)."""
+    from ui.canvas import PyCanvas
+    from ui.draw import header
+
+    c = PyCanvas()
+    header(c, text)
+    return bytes(c.buf[:128])
+
+
+def test_the_result_names_the_lay_offs_as_long_as_it_is_up(checked):
+    from gin.cards import parse_card
+    from gin.round import KNOCK
+
+    # you knock; the computer lays off three cards on your melds
+    h, app, d = drawn_from_stock(LAYOFF)
+    from test_ui_golden import to_card
+
+    to_card(d, "JH")
+    d.press("KNOCK")
+    assert app.view.sid == RESULT
+    d.run(60000)
+    assert h.display.frame[:128] == _top_bar("CPU LAID OFF 7\u2661 8\u2661 Q\u2660")
+    # the computer knocks; you lay off 7H 8H on its hearts, QS on its spades
+    h, app, d = boot()
+    stacked(app, *LAYOFF[:3], stock=LAYOFF[3], cpu=[106, 104, KNOCK + parse_card("JH")], dealer=0)
+    d.run(1500)
+    d.press("DRAW")  # you pass the upcard
+    d.run(2500)
+    assert app.view.sid == RESULT
+    d.press("DRAW")  # skip to the end
+    d.run(60000)
+    assert h.display.frame[:128] == _top_bar("YOU LAID OFF 7\u2661 8\u2661 Q\u2660")
+    assert not problems(checked), problems(checked)

@@ -1,8 +1,9 @@
 """The end of a hand: both hands spread, the lay-offs one by one, the counts, the points and why.
 
-Rows: 0-6 what happened; 8-26 the knocker's spread; 28-46 the defender's;
-the names and counts sit in the right margin; 49-55 the result line; 57-63
-the legend.
+Rows: 0-6 what happened (who knocked; once the lay-offs are all shown, which
+cards were laid off: they stay named for as long as the screen is up); 8-26 the
+knocker's spread; 28-46 the defender's; the names and counts sit in the right
+margin; 49-55 the result line; 57-63 the legend.
 """
 
 from device.buttons import ticks_diff
@@ -10,7 +11,7 @@ from gin.cards import cards_value
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from ui import keys
 from ui.cardart import CARD_H, CARD_W, draw_card
-from ui.draw import card_str, center, header, legend, right, verb
+from ui.draw import W, banner, card_str, center, header, legend, right, verb
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, place
 from ui.screens import RESULT, SHEET, WATCH
@@ -110,7 +111,11 @@ class Result:
             return 0
         kn = names[r.knocker]
         de = names[1 - r.knocker]
-        if r.kind == BIG_GIN_WIN:
+        tell = self.done and self.n > 0  # the header names the lay-offs, not the knock
+        frame = 0
+        if tell:
+            frame = self._laid_header(c, de, now)
+        elif r.kind == BIG_GIN_WIN:
             header(c, kn.upper() + ": BIG GIN!")
         elif r.kind == GIN:
             header(c, kn.upper() + ": GIN!")
@@ -144,16 +149,28 @@ class Result:
             c.text(s, 0, TEXT_Y + 1, 1, SMALL)
             legend(c, [(keys.DRAW_L, "skip")])
             return STEP_MS
-        self._verdict(app, c)
+        self._verdict(app, c, tell)
         legend(c, [(keys.DRAW_L, "score sheet")])
-        return 0
+        return frame
 
-    def _verdict(self, app, c):
+    def _laid_header(self, c, de, now):
+        """'YOU LAID OFF 7♡ 8♡ Q♠' across the top; a list too long for the bar scrolls
+        (ms until the next frame, 0 when still)."""
+        cards = [card_str(x) for x, _mi in self.r.layoffs]
+        s = "%s LAID OFF " % de.upper()
+        for sep in (" ", ""):
+            if c.text_width(s + sep.join(cards), SMALL) <= W - 4:
+                header(c, s + sep.join(cards))
+                return 0
+        return banner(c, s + " ".join(cards), 0, ticks_diff(now, self.done_at), True)
+
+    def _verdict(self, app, c, tell=False):
         r = self.r
         x = c.text("%s +%d" % (app.names[r.winner], r.points), 0, TEXT_Y, 1, NORMAL) + 4
         w = why(r)
         if x + c.text_width(w, SMALL) > 128:
-            w = w[w.find(":") + 2 :]  # the arithmetic alone: the header says what kind of win
+            # the arithmetic alone when the header says what kind of win; else the kind alone
+            w = w[: w.find(":")] if tell else w[w.find(":") + 2 :]
         c.text(w, x, TEXT_Y + 1, 1, SMALL)
 
     def _row(self, c, groups, y, laid, margin=MARGIN):

@@ -39,6 +39,9 @@ COUNT_Y = MID_Y + 8  # the live count's rows: 16..23, right of TEXT_X
 _LEGEND_PAGE = (LEGEND_Y - 1) >> 3  # the legend's rows, 56..63
 WITHOUT = "Without "  # the live count while you hold 11 cards: "Without 7♣ 12"
 _WITHOUT_W = text_width(WITHOUT, SMALL)
+# A hint stays until the player acts: the next press clears a plain message (App.step), and
+# an hour is longer than anyone reads one (a scrolling hint goes round again meanwhile).
+HINT_MS = 3600000
 
 
 def score_line(app):
@@ -219,7 +222,7 @@ class Table:
             c = a - KNOCK
         if c >= 0:
             app.cursor = c
-        app.say("Hint: " + reason, False, 4000)
+        app.say("Hint: " + reason, False, HINT_MS)
 
     # --- drawing ------------------------------------------------------------------
 
