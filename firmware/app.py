@@ -569,7 +569,7 @@ class App:
         m = self.match
         if m is None or m.state != PLAYING:
             return "no hand is being played"
-        if m.round.player == self.seat and self.link.in_step():
+        if m.round.player == self.seat:  # (the session refuses it first: this is the App's own rule)
             return "it is not the other's turn"
         try:
             self._apply(a)

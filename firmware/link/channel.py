@@ -51,7 +51,7 @@ HELLO_MS = const(300)  # a HELLO every 300 ms while looking for the other device
 RESEND_MS = const(120)  # an unacknowledged frame goes again after this
 PING_MS = const(700)  # something goes out at least this often while up
 LOST_MS = const(2500)  # nothing heard for this long: the link is lost
-QUEUE_MAX = const(24)  # messages waiting to go out (a game needs a handful)
+QUEUE_MAX = const(24)  # messages waiting to go out (a game needs a handful; a resync at most this)
 
 
 def _diff(a, b):
@@ -87,6 +87,7 @@ class Channel:
         self.sent_at = now_ms
         self.hello_at = now_ms
         self.stats = {"sent": 0, "resent": 0, "bytes_out": 0, "bytes_in": 0, "bad": 0, "dup": 0, "stale": 0}
+        self.full = False  # a message found the queue full: drop the session at the next poll
         self._restart(now_ms)
 
     # --- the session -----------------------------------------------------------------
@@ -121,11 +122,17 @@ class Channel:
         self.sent_at = now
 
     def send(self, mtype, payload=b""):
-        """Queue a sequenced message; False when the link is down (it would be lost anyway)."""
+        """Queue a sequenced message; False when it can't go (it never raises).
+
+        The link down: it would be lost anyway.  The queue full (only a peer that stops
+        acknowledging gets here): the session is dropped at the next poll, and the game layer
+        compares positions afresh on the next one, as after a pulled cable.
+        """
         if not self.up:
             return False
         if len(self.queue) >= QUEUE_MAX:
-            raise ValueError("link queue full")
+            self.full = True
+            return False
         self.queue.append((mtype, bytes(payload)))
         return True
 
@@ -159,6 +166,11 @@ class Channel:
             for body in self.decoder.feed(data):
                 self._frame(body, now, out)
             self.stats["bad"] += self.decoder.bad - bad
+        if self.full:
+            self.full = False
+            if self.up:
+                self._restart(now)
+                out.append((LOST_EVENT, b""))
         if self.up and _diff(now, self.heard_at) >= LOST_MS:
             self._restart(now)
             out.append((LOST_EVENT, b""))

@@ -67,6 +67,10 @@ BYE = const(0x17)  # the player left (cancel, or save and quit)
 REFUSE = const(0x18)  # a move of the receiver was refused: ASCII reason
 
 SECRET = const(16)
+# A resync resends at most this many moves (an honest device lacks a few: see _up); the queue
+# keeps room for what follows them.  A peer claiming to be further behind is refused.
+RESYNC_MAX = channel.QUEUE_MAX - 4
+INBOX_MAX = const(6)  # the next hand's moves that may wait while the result shows (an honest peer: 2)
 
 # --- states -------------------------------------------------------------------------------------
 WAIT = const(1)  # looking for the other device (a new match)
@@ -91,8 +95,14 @@ MSG_REVEAL = "Deal refused: the other's value does not match its commitment"
 MSG_OTHER_MATCH = "The other handheld has another match - MENU to save and quit"
 MSG_OTHER_NEW = "The other handheld wants a new match"
 MSG_OTHER_RESUMES = "The other handheld is resuming a match: Continue it there"
-MSG_TOO_FAR = "The two saves are too far apart to resume"
+MSG_FAR = "The other handheld is %d %s %s: it can't continue this match"
+MSG_NOT_ITS_TURN = "it is not the other's turn"
 MSG_SAME_SEAT = "Both handhelds hold the same seat"
+
+
+def far_text(n, unit, where):
+    """'The other handheld is 31 moves behind: ...' (unit 'move' or 'hand', where 'behind' or 'ahead')."""
+    return MSG_FAR % (n, unit if n == 1 else unit + "s", where)
 
 
 def version_text(v):
@@ -145,6 +155,8 @@ class LinkPlay:
         self.peer_waited = -1
         self.my_waited = -1
         self.inbox = []  # (hand, index, action) of the next hand, while this one shows the result
+        self.outbox = []  # (hand, index, action) of this device's moves not yet on the wire
+        self.saved = 0  # how many of them the App has saved (see poll)
         self.peer_pos = None  # the other's position when the link came up
         self.note = None  # why the link is paused, when it is not simply lost
         self.stop_text = None
@@ -171,12 +183,12 @@ class LinkPlay:
         if not self.chan.up or self.state != PLAYING or self.match is None or self.note is not None:
             return False
         pos = position(self.match)
-        if pos[1] == 0 and self.chan.busy():
+        if pos[1] == 0 and self.busy():
             return False
         return self.peer_pos is None or not _before(pos, self.peer_pos)
 
     def busy(self):
-        return self.chan.busy()
+        return self.chan.busy() or len(self.outbox) > 0
 
     def status(self):
         """One line for the screens: what the link is doing."""
@@ -236,9 +248,25 @@ class LinkPlay:
     # --- moves ------------------------------------------------------------------------------------
 
     def sent(self, hand, index, action):
-        """This device's player made a move at (hand, index): tell the other."""
+        """This device's player made a move at (hand, index): tell the other, once it is saved.
+
+        The App saves a move at the end of the loop step that made it (App.step), and polls the
+        link once per step: a move goes on the wire at the poll after the one that saw it, so it
+        is on this device's flash first.  The other handheld therefore never holds a move of
+        this device's player that this device lost in a power cut, and so never has a reason to
+        send one back: a move for this device's seat from the other is always refused (_apply).
+        """
         self.moves_out += 1
-        return self.chan.send(MOVE, bytes((hand & 0xFF, index, action)))
+        self.outbox.append((hand, index, action))
+
+    def _release(self):
+        """Send the moves saved since the last poll; those made since are saved at this step's end."""
+        n = self.saved
+        if n:
+            for h, i, a in self.outbox[:n]:
+                self.chan.send(MOVE, bytes((h & 0xFF, i, a)))  # link down: a resync resends it
+            del self.outbox[:n]
+        self.saved = len(self.outbox)
 
     def flush(self, apply, ev=None):
         """Play the other's moves that waited in the inbox and fit the match now (after the next deal)."""
@@ -253,7 +281,9 @@ class LinkPlay:
         return ev
 
     def _apply(self, apply, a, ev):
-        why = apply(a)
+        # The local seat belongs to the local player, whatever state the link is in: a move for
+        # it from the other is refused here, before the App or the engine see it.
+        why = MSG_NOT_ITS_TURN if self.match.round.player == self.seat else apply(a)
         if why is not None:
             # a modified device, or two engines that disagree: stop here, nothing applied
             self.chan.send(REFUSE, ("move %d: %s" % (a, why)).encode()[:40])
@@ -268,6 +298,7 @@ class LinkPlay:
     def poll(self, now, apply):
         ev = []
         self._applier = apply
+        self._release()
         for t, payload in self.chan.poll(now):
             if self.state == STOPPED:
                 break
@@ -365,8 +396,20 @@ class LinkPlay:
                 d -= 256
             theirs = (mine[0] + d, pi)
             self.peer_pos = theirs
-            if _before(theirs, mine) and not self._resend(theirs, mine):
-                self.note = MSG_TOO_FAR
+            # An honest device is at most a hand and a few moves away (moves go out only once
+            # saved, and a hand starts only when everything before is acknowledged): anything
+            # further is refused with a count, never resent without bound.
+            if d > 1:
+                self.note = far_text(d, "hand", "ahead")
+            elif _before(theirs, mine):
+                n = self._gap(theirs, self._sendable(mine))
+                if n < 0:
+                    self.note = far_text(-d, "hand", "behind")  # hands this device no longer has
+                elif n > RESYNC_MAX:
+                    self.note = far_text(n, "move", "behind")
+                else:
+                    self._resend(theirs, self._sendable(mine))
+            if self.note is not None:
                 ev.append(("note", self.note))
                 return
             ev.append(("up", None))
@@ -389,24 +432,39 @@ class LinkPlay:
         self._stop(text)
         ev.append(("stop", text))
 
-    def _resend(self, frm, to):
-        """Send the moves from position frm up to position to; False when this device no longer has them."""
+    def _sendable(self, mine):
+        """Where the moves this device may resend end: before any not yet saved (see sent)."""
+        if self.outbox:
+            h, i, _a = self.outbox[0]
+            return (h, i)
+        return mine
+
+    def _gap(self, frm, to):
+        """How many moves lie from position frm to position to; -1 when this device lacks them."""
+        return self._resend(frm, to, False)
+
+    def _resend(self, frm, to, send=True):
+        """Send the moves from position frm up to position to; their count, -1 when this device no
+        longer has them (then nothing is sent only if send is False: _up counts first)."""
         m = self.match
         n = len(m.summaries)
         h, i = frm
-        while h <= to[0]:
+        k = 0
+        while _before((h, i), to):  # (a finished hand's end is the next one's start: no actions)
             acts = self._hand_actions(m, n, h)
             if acts is None:
-                return False
+                return -1
             end = to[1] if h == to[0] else len(acts)
             while i < end:
                 if i >= len(acts):
-                    return False
-                self.chan.send(MOVE, bytes((h & 0xFF, i, acts[i])))
+                    return -1
+                if send:
+                    self.chan.send(MOVE, bytes((h & 0xFF, i, acts[i])))
+                k += 1
                 i += 1
             h += 1
             i = 0
-        return True
+        return k
 
     def _hand_actions(self, m, n, h):
         """The actions of hand h, from the live round, the match's records, or the saved hand before."""
@@ -500,8 +558,8 @@ class LinkPlay:
 
     def _move(self, p, now, ev):
         m = self.match
-        if self.state != PLAYING or m is None or len(p) != 3:
-            return
+        if self.state != PLAYING or m is None or len(p) != 3 or self.note is not None:
+            return  # a paused match (another match, seat, too far) takes no moves
         mine = position(m)
         d = (p[0] - mine[0]) & 0xFF
         if d >= 128:
@@ -510,7 +568,7 @@ class LinkPlay:
         a = p[2]
         if self.inbox:
             h, i, _a = self.inbox[-1]
-            if at == (h, i + 1):
+            if at == (h, i + 1) and len(self.inbox) < INBOX_MAX:
                 self.inbox.append((at[0], at[1], a))
                 self.moves_in += 1
                 return

@@ -166,7 +166,8 @@ for _ in range(60):
     act = legal[-1] if mover.match.round.phase == DISCARD_PHASE else legal[0]
     t = time.ticks_us()
     mover.act(act)  # the engine checks and applies the move
-    mover.link.poll(clock.now(), None)  # the MOVE frame goes out (in the App's step, before its redraw)
+    mover.link.poll(clock.now(), None)  # this step's poll: the move waits for the step's save
+    mover.link.poll(clock.now(), None)  # the next step's: the MOVE frame goes out, saved first
     send_us.append(time.ticks_diff(time.ticks_us(), t))
     clock.advance(1)
     t = time.ticks_us()
