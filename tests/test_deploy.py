@@ -252,16 +252,21 @@ def test_make_deploy_copies_only_what_changed_installs_the_driver_and_resets(min
     assert board.hard_resets == 1  # reset into the game
 
     mark = len(board.execs())
+    events = len(board.events)
     out = ok(make("deploy", f"MIP_INDEX={mip_index.url}", tree=mini, port=board.url))
     assert "0 copied, 10 already up to date, 0 removed; driver: present" in out
     assert writes(board, mark) == []
-    assert board.hard_resets == 2
+    # nothing changed: no reset and no wait; the game the survey stopped starts again in place
+    assert "deploy: up to date; no reset, the game is running" in out
+    assert board.hard_resets == 1
+    board.wait_event("soft reset", after=events)
 
     (mini / "firmware/gin/helpers.py").write_text("TWO = 3\n")
     mark = len(board.execs())
     out = ok(make("deploy", "NO_MIP=1", tree=mini, port=board.url))
     assert "1 copied, 9 already up to date" in out
     assert writes(board, mark) == ["gin/helpers.mpy"]
+    assert board.hard_resets == 2 and "up to date;" not in out  # something changed: reset into it
 
     # What landed runs: main.py's closure from the .mpy files alone (the sources are not there).
     r = mpremote(board.url, "exec", "import main\nimport app\nprint(app.screen(1).Screen.name)")

@@ -178,7 +178,9 @@ def test_board_commands_right_after_deploy_or_a_restart_wait_for_the_pico(tree, 
         b.power_cycle()
         b.wait_event("port gone")
         r = make("logs", port=b.url)
-        assert "no crash.log" in ok(r) and messages.WAITING in r.stderr
+        assert "no crash.log" in ok(r)
+        # it waited quietly and said so once the Pico was back
+        assert len(said(r)) == 1 and said(r)[0].startswith(messages.WAITED.split("{")[0]), r.stderr
         assert b.hard_resets == 3
 
 
@@ -199,6 +201,9 @@ def test_deploy_with_a_driver_file_installs_it_first(pico, tree, stub_driver, tm
     assert "driver: copy" in out
     assert writes(pico, mark)[0] == "lib/ssd1306.mpy"  # before any file of the game
     assert pico.files()["lib/ssd1306.mpy"][:2] == b"M\x06"  # compiled
+    resets = pico.hard_resets
+    out = ok(make("deploy", f"DRIVER={stub_driver}", tree=tree, port=pico.url))
+    assert "deploy: up to date; no reset" in out and pico.hard_resets == resets  # the same file again
     bad = tmp_path / "notadriver.py"
     bad.write_text("print('hello')\n")
     fails_with(
@@ -222,9 +227,23 @@ def test_no_pico_plugged_in(tmp_path, monkeypatch):
 
 
 def test_a_port_that_does_not_exist(tree):
-    r = make("deploy", tree=tree, port="/dev/ttyACM_not_there")
-    assert fails_with(r, "no port /dev/ttyACM_not_there")
-    assert messages.WAITING in r.stderr  # it gave a restarting Pico its time first
+    import subprocess
+
+    from test_deploy import ROOT
+
+    play = ["make", "-s", "--no-print-directory", "play", "PORT=/dev/ttyACM_not_there", f"FW_ROOT={tree}"]
+    for target in ("deploy", "play"):
+        t0 = time.monotonic()
+        if target == "play":  # the top Makefile's: a named port means the Pico, not the simulator
+            r = subprocess.run(play, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        else:
+            r = make(target, tree=tree, port="/dev/ttyACM_not_there")
+        assert fails_with(r, "no port /dev/ttyACM_not_there")
+        # the one line comes first and alone: no "waiting for the Pico to restart" before it ...
+        assert said(r) == ["%s: %s" % (target, messages.NO_SUCH_PORT.format(port="/dev/ttyACM_not_there"))]
+        assert r.stdout == ""
+        # ... though it gave a restarting Pico its time first, quietly
+        assert time.monotonic() - t0 >= board.ABSENT_WAIT_S
 
 
 def test_a_busy_port():

@@ -146,8 +146,12 @@ class Board:
                 raise DeployError(no_pico_message())
             self._port = found
         elif not self.auto and not present(self._port):
-            if not self.wait_back(ABSENT_WAIT_S):
+            # Nothing there, or a Pico restarting: wait quietly, so that with nothing plugged in
+            # the one line that says so comes first and alone.
+            t0 = time.monotonic()
+            if not self.wait_back(ABSENT_WAIT_S, quiet=True):
                 raise DeployError(messages.NO_SUCH_PORT.format(port=self._port))
+            self.say(messages.WAITED.format(seconds=time.monotonic() - t0))
         return self._port
 
     def _here(self) -> bool:
@@ -158,9 +162,11 @@ class Board:
             return found is not None
         return present(self._port)
 
-    def wait_back(self, timeout: float) -> bool:
-        """Say the one waiting line, then poll until the port is there; False on timeout."""
-        self.say(messages.WAITING)
+    def wait_back(self, timeout: float, quiet: bool = False) -> bool:
+        """Say the one waiting line (unless quiet), then poll until the port is there; False on
+        timeout."""
+        if not quiet:
+            self.say(messages.WAITING)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self._here():
@@ -175,6 +181,23 @@ class Board:
             time.sleep(POLL_S)
         if not self.wait_back(BACK_WAIT_S):
             raise DeployError(messages.NO_RETURN.format(seconds=int(BACK_WAIT_S)))
+
+    def soft_reset(self) -> None:
+        """Ctrl-D at the friendly REPL, where mpremote leaves the board: MicroPython restarts
+        (boot.py, then main.py: the game) and the USB link stays up, so nothing is waited for."""
+        import serial  # noqa: PLC0415
+
+        port = self.port
+        if port.startswith("id:"):  # mpremote's name for a board by serial number
+            from serial.tools import list_ports  # noqa: PLC0415
+
+            port = next((p.device for p in list_ports.comports() if p.serial_number == port[3:]), port)
+        try:
+            with serial.serial_for_url(port, baudrate=115200, timeout=1) as s:
+                s.write(b"\x03\x04")  # drop a half-typed line, then the soft reset
+                s.flush()
+        except (serial.SerialException, OSError, ValueError) as e:
+            raise DeployError(self.explain(f"failed to access {port}: {e}")) from None
 
     # ------------------------------------------------------------ mpremote
     def run(self, *args: str) -> str:

@@ -6,7 +6,8 @@ or a display driver that can't be had (not on the board, the package index unrea
 DRIVER= file) stop it with the board untouched.  Then the driver goes on first, stale copies of our
 own modules go (a leftover ``gin/cards.py`` would shadow ``gin/cards.mpy``), and ``mpremote cp``
 sends every file, skipping those whose sha256 already matches.  It checks what landed, resets the
-board into the game and waits for the Pico to come back on USB.
+board into the game and waits for the Pico to come back on USB; when nothing changed it says
+"up to date" and restarts the game in place (a soft reset: USB stays up, nothing to wait for).
 """
 
 from __future__ import annotations
@@ -261,7 +262,18 @@ def deploy(
         cmds += ["cp", str(build_dir / e.device), ":" + e.device, "+"]  # skips a file whose hash matches
     cmds += ["exec", program("survey", "survey()")]
     out = board.run(*cmds)
-    same = sum(1 for line in out.splitlines() if line.startswith("Up to date:"))
+    kept = {
+        line.split(":", 1)[1].strip().lstrip("/")
+        for line in out.splitlines()
+        if line.startswith("Up to date:")
+    }
+    same = sum(1 for e in p.send if e.device in kept)
+    # the driver changes the board unless its one copy was up to date (mip always installs)
+    driver_changed = bool(step.commands) and not (
+        step.commands.count("cp") == 1
+        and not {"rm", "mkdir", "mip"} & set(step.commands)
+        and step.commands[-2].lstrip(":/") in kept
+    )
     after = parse_survey(out)
     bad = [e.device for e in entries if after.sizes.get(e.device) != (build_dir / e.device).stat().st_size]
     if bad:
@@ -272,6 +284,15 @@ def deploy(
         f"deploy: {len(p.send) - same} copied, {same} already up to date, {len(p.remove)} removed"
         + (f"; driver: {'installed' if step.commands else step.what}")
     )
+    if not (len(p.send) - same + len(p.remove) + len(p.mkdirs) + len(p.rmdirs) or driver_changed):
+        # Nothing new to restart into: no reset, no wait for USB.  Asking the board stopped the
+        # game (mpremote interrupts main.py), so a soft reset starts it again at once.
+        if reset:
+            board.soft_reset()
+            log("deploy: up to date; no reset, the game is running")
+        else:
+            log("deploy: up to date; the board waits at its REPL (make reset starts the game)")
+        return p
     if reset:
         board.run("reset")
         board.wait_restart()

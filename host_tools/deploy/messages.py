@@ -47,6 +47,7 @@ NO_DRIVER_OFFLINE = (
 )
 DRIVER_FILE = "DRIVER={path}: {why}"
 WAITING = "waiting for the Pico to restart…"
+WAITED = "the Pico was restarting: waited {seconds:.1f} s for it"
 NO_RETURN = (
     "the Pico did not come back within {seconds} s after its restart: unplug it, plug it in again, "
     "and retry (safe mode: hold MENU while plugging in)"
