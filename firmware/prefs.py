@@ -27,9 +27,12 @@ DEFAULT_SETTINGS = {
 
 SETTINGS_KEYS = ("contrast", "dim_s", "off_s", "sound", "left", "hints", "level", "rules", "mode")
 
-SETTINGS_FMT = ">BHHBBB"  # contrast, dim_s, off_s, flags (sound, left, hints), level, mode
+# The settings payload (docs/SAVES.md): the length of the head, the head, then the rules
+# (RuleSet.to_bytes(), the rest).  New settings go at the end of the head: a firmware reads the
+# head as far as it knows it and skips the rest, so a newer firmware's settings still load.
+SETTINGS_FMT = ">BHHBBB"  # the head: contrast, dim_s, off_s, flags (sound, left, hints), level, mode
 _SETTINGS_HEAD = struct.calcsize(SETTINGS_FMT)
-SETTINGS_SIZE = _SETTINGS_HEAD + 2 * len(RULE_FIELDS)  # the rules are RuleSet.to_bytes()
+SETTINGS_SIZE = 1 + _SETTINGS_HEAD + 2 * len(RULE_FIELDS)  # what this firmware writes
 
 
 def default_settings():
@@ -56,22 +59,26 @@ def settings_to_bytes(settings):
         if not isinstance(v, int) or v < 0 or v > hi:
             raise ValueError("setting %s out of range" % k)
     rules = bytes(s["rules"])
+    if len(rules) != 2 * len(RULE_FIELDS):
+        raise ValueError("rules must be this firmware's RuleSet.to_bytes()")  # read tolerantly, written whole
     RuleSet.from_bytes(rules)  # refuse to store rules that could not be read back
     flags = (1 if s["sound"] else 0) | (2 if s["left"] else 0) | (4 if s["hints"] else 0)
-    return (
-        struct.pack(SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"]) + rules
-    )
+    head = struct.pack(SETTINGS_FMT, s["contrast"], s["dim_s"], s["off_s"], flags, s["level"], s["mode"])
+    return bytes((_SETTINGS_HEAD,)) + head + rules
 
 
 def settings_from_bytes(data):
-    """The settings dict of packed bytes; ValueError (GinError for rules) when they don't make sense."""
-    if len(data) != SETTINGS_SIZE:
+    """The settings dict of packed bytes; ValueError (GinError for rules) when they don't make sense.
+
+    The rules come back as this firmware's RuleSet.to_bytes(): fields an older firmware
+    didn't write take their defaults.
+    """
+    n = data[0] if len(data) else 0
+    if n < _SETTINGS_HEAD or len(data) < 1 + n:
         raise ValueError("settings have the wrong size")
-    contrast, dim_s, off_s, flags, level, mode = struct.unpack(SETTINGS_FMT, data[:_SETTINGS_HEAD])
+    contrast, dim_s, off_s, flags, level, mode = struct.unpack(SETTINGS_FMT, data[1 : 1 + _SETTINGS_HEAD])
     if flags > 7 or level >= LEVELS or mode >= MODES:
         raise ValueError("settings out of range")
-    rules = bytes(data[_SETTINGS_HEAD:])
-    RuleSet.from_bytes(rules)
     return {
         "contrast": contrast,
         "dim_s": dim_s,
@@ -80,7 +87,7 @@ def settings_from_bytes(data):
         "left": flags & 2 == 2,
         "hints": flags & 4 == 4,
         "level": level,
-        "rules": rules,
+        "rules": RuleSet.from_bytes(bytes(data[1 + n :])).to_bytes(),
         "mode": mode,
     }
 
@@ -100,15 +107,15 @@ STAT_FIELDS = (
     "best_streak",
 )
 _NF = len(STAT_FIELDS)
-# Version 2 added the expert level.  Version 1 (three levels: easy, normal,
-# hard) still loads: the expert's counters start at zero.
-STATS_VERSION = 2
-# version, hand mark (seed, hands), match mark (seed, set), then every counter of every level
-STATS_FMT = ">BIHIB%dI" % (_NF * LEVELS)
+# Version 3 says how many levels and counters it holds, so that a new level or a new counter
+# (at the end of gin/levels.py, of STAT_FIELDS) needs no new version: what a file lacks starts
+# at zero, what this firmware doesn't know is skipped.  Versions 1 and 2 load through migrate.py.
+STATS_VERSION = 3
+# version, hand mark (seed, hands), match mark (seed, set), levels, counters per level
+STATS_HEAD = ">BIHIBBB"
+_HEAD_SIZE = struct.calcsize(STATS_HEAD)
+STATS_FMT = STATS_HEAD + "%dI" % (_NF * LEVELS)  # what this firmware writes
 STATS_SIZE = struct.calcsize(STATS_FMT)
-_V1_LEVELS = 3
-_STATS_FMT_V1 = ">BIHIB%dI" % (_NF * _V1_LEVELS)
-STATS_SIZE_V1 = struct.calcsize(_STATS_FMT_V1)
 # Counters stop here instead of overflowing their 32-bit field: a stats file
 # at the limit keeps loading and saving (and the game keeps counting nothing more).
 STAT_MAX = 0xFFFFFFFF
@@ -118,10 +125,6 @@ def _up(v, by=1):
     """v + by, saturating at STAT_MAX."""
     v += by
     return v if v < STAT_MAX else STAT_MAX
-
-
-def _stats_fmt(levels):
-    return ">BIHIB%dI" % (_NF * levels)
 
 
 class LevelStats:
@@ -252,39 +255,37 @@ class Stats:
         match_set = 1 if self.match_mark >= 0 else 0
         match_seed = self.match_mark if match_set else 0
         return struct.pack(
-            _stats_fmt(self.NLEVELS),
+            STATS_HEAD + "%dI" % len(vals),
             STATS_VERSION,
             self.hand_mark[0],
             self.hand_mark[1],
             match_seed,
             match_set,
+            self.NLEVELS,
+            _NF,
             *vals,
         )
 
     @classmethod
     def from_bytes(cls, data):
-        """Stats from their bytes: this version's, or version 1's (three levels; Stats only)."""
-        fmt = _stats_fmt(cls.NLEVELS)
-        if len(data) == struct.calcsize(fmt):
-            vals = struct.unpack(fmt, data)
-            version = STATS_VERSION
-        elif cls.NLEVELS == LEVELS and len(data) == STATS_SIZE_V1:
-            vals = struct.unpack(_STATS_FMT_V1, data)
-            version = 1
-        else:
-            raise ValueError("stats have the wrong size")
-        if vals[0] != version or vals[4] > 1:
-            raise ValueError("stats version or marks unknown")
+        """Stats from their bytes, of any version and of any firmware (see STATS_VERSION)."""
+        if len(data) and 0 < data[0] < STATS_VERSION:
+            from migrate import stats_v3  # only when an old file is read: RAM
+
+            data = stats_v3(data, cls.NLEVELS == 1)
+        if len(data) < _HEAD_SIZE or data[0] != STATS_VERSION:
+            raise ValueError("stats version unknown")
+        _v, hseed, hands, mseed, mset, nlevels, ncounters = struct.unpack(STATS_HEAD, data[:_HEAD_SIZE])
+        if len(data) != _HEAD_SIZE + 4 * nlevels * ncounters or mset > 1:
+            raise ValueError("stats have the wrong size or marks")
         st = cls()
-        st.hand_mark = (vals[1], vals[2])
-        st.match_mark = vals[3] if vals[4] else -1
-        i = 5
-        for s in st.levels:
-            if i >= len(vals):
-                break  # an older record: the levels it didn't know start at zero
-            for name in STAT_FIELDS:
-                setattr(s, name, vals[i])
-                i += 1
+        st.hand_mark = (hseed, hands)
+        st.match_mark = mseed if mset else -1
+        for lv in range(nlevels if nlevels < cls.NLEVELS else cls.NLEVELS):
+            s = st.levels[lv]
+            at = _HEAD_SIZE + 4 * lv * ncounters
+            for k in range(ncounters if ncounters < _NF else _NF):
+                setattr(s, STAT_FIELDS[k], struct.unpack(">I", data[at + 4 * k : at + 4 * k + 4])[0])
             if not s.consistent():
                 raise ValueError("stats are inconsistent")
         return st

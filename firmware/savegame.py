@@ -12,7 +12,8 @@ not misread.  A game payload (version 1)::
     0       1 reserved byte (a screen id in early drafts; nothing read it): written 0, skipped
     cursor  zigzag varint
     seed    4   aiseed  4        (big-endian)
-    rules   1 + n varints         count n, then each RuleSet field (FIELDS order)
+    rules   1 + n varints         count n, then each RuleSet field (FIELDS order); any n
+            reads: missing fields take their defaults (RuleSet.from_bytes)
     hands   varint count, then per finished hand:
             1 byte  kind (bits 0-2), winner+1 (3-4), knocker+1 (5-6), wide points (7)
             1 byte points, or 2 when the wide bit is set
@@ -50,11 +51,8 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 # (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
 from device.storage import TooLong
 from gin.levels import LEVELS
-from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
 from prefs import (
-    SETTINGS_SIZE,
-    STATS_SIZE,
     LinkStats,
     Stats,
     default_settings,
@@ -62,8 +60,9 @@ from prefs import (
     settings_to_bytes,
 )
 
-VERSION = 2  # 2: mode 3 (a link match) and its link fields; version 1 records still load
-READ_VERSIONS = (1, 2)
+VERSION = 2  # of the game record. 2: mode 3 (a link match) and its link fields; 1 still loads
+# Settings and stats records: 3 counts their fields (prefs.py); 1 and 2 load through migrate.py.
+PROFILE_VERSION = 3
 MODE_LINK = 3
 MAGIC_GAME = b"GINg"
 MAGIC_SETTINGS = b"GINs"
@@ -108,12 +107,12 @@ class SaveError(ValueError):
 # --- the record container -------------------------------------------------------
 
 
-def pack_record(magic, payload, limit=0xFFFF + OVERHEAD):
+def pack_record(magic, payload, limit=0xFFFF + OVERHEAD, version=VERSION):
     n = len(payload)
     if n > 0xFFFF or n + OVERHEAD > limit:
         raise ValueError("record too large")
     body = bytearray(magic)
-    body.append(VERSION)
+    body.append(version)
     body.append(n >> 8)
     body.append(n & 0xFF)
     body.extend(payload)
@@ -121,8 +120,9 @@ def pack_record(magic, payload, limit=0xFFFF + OVERHEAD):
     return bytes(body)
 
 
-def unpack_record(data, magic, limit=0xFFFF + OVERHEAD):
-    """The payload of a record of at most ``limit`` bytes; SaveError with the reason otherwise."""
+def unpack_record(data, magic, limit=0xFFFF + OVERHEAD, newest=VERSION):
+    """The payload of a record of at most ``limit`` bytes and of a version from 1 to ``newest``;
+    SaveError with the reason otherwise (a newer firmware's record falls back like a damaged one)."""
     if data is None:
         raise SaveError("missing")
     if len(data) > limit:
@@ -136,7 +136,7 @@ def unpack_record(data, magic, limit=0xFFFF + OVERHEAD):
         raise SaveError("truncated" if len(data) < OVERHEAD + n else "wrong length")
     if struct.unpack(">I", data[HEAD + n :])[0] != crc32(data[: HEAD + n]) & 0xFFFFFFFF:
         raise SaveError("checksum")
-    if data[4] not in READ_VERSIONS:
+    if not 1 <= data[4] <= newest:
         raise SaveError("version %d" % data[4])
     return data[HEAD : HEAD + n]
 
@@ -254,9 +254,7 @@ def _put_rules(out, rule_bytes):
 
 
 def _get_rules(rd):
-    n = rd.u8()
-    if n != len(RULE_FIELDS):
-        raise SaveError("rules of another version")
+    n = rd.u8()  # any count: RuleSet.from_bytes gives missing fields their defaults
     raw = bytearray()
     for _ in range(n):
         v = rd.uint()
@@ -646,7 +644,7 @@ class SaveManager:
     def _save_record(self, name, magic, to_bytes):
         """Save ``to_bytes()`` as a record; like save_game, 0 and MSG_NO_FLASH when it can't."""
         try:
-            data = pack_record(magic, to_bytes())
+            data = pack_record(magic, to_bytes(), version=PROFILE_VERSION)
         except Exception:
             self._fail(MSG_NO_FLASH)
             return 0
@@ -669,24 +667,32 @@ class SaveManager:
 
 def _decode_game_checked(data):
     snap = decode_game(data)
-    snap["match"] = _rebuild_any(snap)
+    snap["match"] = m = _rebuild_any(snap)
+    snap["rules"] = m.rules.to_bytes()  # this firmware's fields, whatever firmware wrote them
     return snap
 
 
 def _decode_settings(data):
-    return settings_from_bytes(unpack_record(data, MAGIC_SETTINGS, MAX_SETTINGS))
+    payload = unpack_record(data, MAGIC_SETTINGS, MAX_SETTINGS, PROFILE_VERSION)
+    if data[4] < PROFILE_VERSION:
+        from migrate import settings_v3  # only when an old file is read: RAM
+
+        payload = settings_v3(payload)
+    return settings_from_bytes(payload)
 
 
 def _decode_stats(data):
-    return Stats.from_bytes(unpack_record(data, MAGIC_STATS, MAX_STATS))
+    return Stats.from_bytes(unpack_record(data, MAGIC_STATS, MAX_STATS, PROFILE_VERSION))
 
 
 def _decode_link_stats(data):
-    return LinkStats.from_bytes(unpack_record(data, MAGIC_LINK_STATS, MAX_STATS))
+    return LinkStats.from_bytes(unpack_record(data, MAGIC_LINK_STATS, MAX_STATS, PROFILE_VERSION))
 
 
-MAX_SETTINGS = OVERHEAD + SETTINGS_SIZE
-MAX_STATS = OVERHEAD + STATS_SIZE
+# Read limits: room for a newer firmware's longer settings and stats (more rules, settings,
+# levels or counters), which this one reads as far as it knows them.
+MAX_SETTINGS = 512
+MAX_STATS = 1024
 # Link stats hold one block of the same counters: the stats' limit bounds them too.
 _LIMITS = {
     GAME_FILE: MAX_GAME,

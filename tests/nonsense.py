@@ -216,6 +216,18 @@ def cases(rng, bases, n_random=2000):
     return out
 
 
+def _settings(head, rules):
+    """A settings record of today's version (the head's length first), and the same under version 2."""
+    new = sealed(sg.MAGIC_SETTINGS, bytes((len(head),)) + head + rules, sg.PROFILE_VERSION)
+    return new, sealed(sg.MAGIC_SETTINGS, head + rules, 2)
+
+
+def _stats(version, hs, hn, ms, mset, vals):
+    """A stats record of today's layout, with every level's counters."""
+    payload = struct.pack(STATS_FMT, version, hs, hn, ms, mset, LEVELS, len(STAT_FIELDS), *vals)
+    return sealed(sg.MAGIC_STATS, payload, sg.PROFILE_VERSION)
+
+
 def settings_cases(rng):
     """CRC-valid settings records: every field at its edges, rules at theirs, wrong sizes."""
     good = _rule_values(RuleSet())
@@ -235,26 +247,18 @@ def settings_cases(rng):
             vals = list(base)
             vals[k] = v
             rules = b"".join(struct.pack(">H", x) for x in good)
-            out.append(
-                (
-                    "settings %s=%d" % (name, v),
-                    sealed(sg.MAGIC_SETTINGS, struct.pack(SETTINGS_FMT, *vals) + rules),
-                )
-            )
+            for rec in _settings(struct.pack(SETTINGS_FMT, *vals), rules):
+                out.append(("settings %s=%d" % (name, v), rec))
     for i, v in _rule_edges():
         vals = list(good)
         vals[i] = v & 0xFFFF
         rules = b"".join(struct.pack(">H", x) for x in vals)
-        out.append(
-            (
-                "settings rule %s=%d" % (FIELDS[i], v),
-                sealed(sg.MAGIC_SETTINGS, struct.pack(SETTINGS_FMT, *base) + rules),
-            )
-        )
+        for rec in _settings(struct.pack(SETTINGS_FMT, *base), rules):
+            out.append(("settings rule %s=%d" % (FIELDS[i], v), rec))
     for n in (0, 1, 7, 20, 45, 47, 200):
-        out.append(
-            ("settings size %d" % n, sealed(sg.MAGIC_SETTINGS, bytes(rng.randrange(256) for _ in range(n))))
-        )
+        junk = bytes(rng.randrange(256) for _ in range(n))
+        for version in (2, sg.PROFILE_VERSION):
+            out.append(("settings size %d" % n, sealed(sg.MAGIC_SETTINGS, junk, version)))
     return out
 
 
@@ -266,41 +270,13 @@ def stats_cases(rng):
         for i in range(n):
             vals = [0] * n
             vals[i] = edge
-            out.append(
-                (
-                    "stat %d=%d" % (i, edge),
-                    sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, 0, *vals)),
-                )
-            )
-        vals = [edge] * n
-        out.append(
-            (
-                "every stat=%d" % edge,
-                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, 0, *vals)),
-            )
-        )
+            out.append(("stat %d=%d" % (i, edge), _stats(STATS_VERSION, 0, 0, 0, 0, vals)))
+        out.append(("every stat=%d" % edge, _stats(STATS_VERSION, 0, 0, 0, 0, [edge] * n)))
     for hs, hn, ms, mset in ((0xFFFFFFFF, 0xFFFF, 0xFFFFFFFF, 1), (0, 0, 0, 2), (5, 3, 0, 255)):
-        out.append(
-            (
-                "marks",
-                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, hs, hn, ms, mset, *([0] * n))),
-            )
-        )
+        out.append(("marks", _stats(STATS_VERSION, hs, hn, ms, mset, [0] * n)))
     for _ in range(200):
         vals = [rng.choice((0, 1, 5, 0xFFFFFFFF, rng.randrange(1 << 32))) for _ in range(n)]
-        out.append(
-            (
-                "random stats",
-                sealed(
-                    sg.MAGIC_STATS, struct.pack(STATS_FMT, STATS_VERSION, 0, 0, 0, rng.randrange(2), *vals)
-                ),
-            )
-        )
+        out.append(("random stats", _stats(STATS_VERSION, 0, 0, 0, rng.randrange(2), vals)))
     for v in (0, STATS_VERSION + 1, 255):
-        out.append(
-            (
-                "stats version %d" % v,
-                sealed(sg.MAGIC_STATS, struct.pack(STATS_FMT, v, 0, 0, 0, 0, *([0] * n))),
-            )
-        )
+        out.append(("stats version %d" % v, _stats(v, 0, 0, 0, 0, [0] * n)))
     return out

@@ -11,6 +11,7 @@ from prefs import (
     DEFAULT_SETTINGS,
     LEVELS,
     STAT_FIELDS,
+    STATS_VERSION,
     Stats,
     default_settings,
     settings_from_bytes,
@@ -76,7 +77,7 @@ def test_every_level_is_a_setting_and_expert_is_the_last():
         s = dict(default_settings(), level=lv)
         assert settings_from_bytes(settings_to_bytes(s))["level"] == lv
     raw = bytearray(settings_to_bytes(default_settings()))
-    raw[6] = LEVELS  # the level byte, one past the last level
+    raw[7] = LEVELS  # the level byte (after the head's length), one past the last level
     with pytest.raises(ValueError):
         settings_from_bytes(bytes(raw))
 
@@ -86,11 +87,15 @@ def test_settings_bytes_are_checked_on_the_way_in():
     for bad in (
         good[:4],
         good[:7] + b"\x00" * (len(good) - 7),
-        bytes([0, 0, 30, 0, 120, 8, 1, 0]) + good[8:],
-        good + b"\x00\x00",
+        bytes([8, 0, 0, 30, 0, 120, 8, 1, 0]) + good[9:],  # an unknown flag
+        bytes([7]) + good[1:],  # a head shorter than any firmware wrote
+        good + b"\x00\x01",  # a newer firmware's rule, on: this one can't play it
     ):
         with pytest.raises(ValueError):
             settings_from_bytes(bad)
+    # A newer firmware's rule left off (0) is skipped, as is a longer head.
+    assert settings_from_bytes(good + b"\x00\x00") == default_settings()
+    assert settings_from_bytes(bytes([9]) + good[1:9] + b"\x05" + good[9:]) == default_settings()
 
 
 def _stats_after(results, level=1, me=0):
@@ -204,7 +209,7 @@ def test_stats_bytes_round_trip_and_checks():
     back = Stats.from_bytes(data)
     assert back.to_bytes() == data
     assert back.levels[2].gins == st.levels[2].gins and back.hand_mark == (4000000000, 12)
-    for bad in (data[:-1], data + b"\x00", b"\x03" + data[1:], b"\x01" + data[1:]):
+    for bad in (data[:-1], data + b"\x00", bytes((STATS_VERSION + 1,)) + data[1:], b"\x01" + data[1:]):
         with pytest.raises(ValueError):
             Stats.from_bytes(bad)
     inconsistent = Stats()
@@ -227,7 +232,9 @@ def test_version_1_stats_still_load_with_the_expert_at_zero():
     assert st.levels[2].best_streak == 4 and st.hand_mark == (77, 3) and st.match_mark == -1
     assert LEVELS == 4 and st.levels[3].values() == [0] * len(STAT_FIELDS)
     again = st.to_bytes()
-    assert again[0] == 2 and len(again) > len(v1)  # saved again as version 2, with the expert's counters
+    assert again[0] == STATS_VERSION and len(again) > len(
+        v1
+    )  # saved again as today's, with the expert's counters
     assert Stats.from_bytes(again).levels[1].wins == 6
     with pytest.raises(ValueError):
         Stats.from_bytes(b"\x02" + v1[1:])  # a version-2 mark on a version-1 length

@@ -30,7 +30,9 @@ GAME_WINNER_NAMES = ("target", "higher")
 PRESET_NAMES = ("classic", "modern", "10/20", "20/25")
 PRESET_TITLES = ("Classic", "Modern", "10/20", "20/25")
 
-# Field order of the compact encoding (saves); append new fields at the end only.
+# Field order of the compact encoding (saves and the link cable).  A new field goes at the end,
+# and its default and its 0 must both mean "the rules as they were": saves that lack it read as
+# the default, and an older firmware skips it when it is 0 (docs/SAVES.md, "Compatibility").
 FIELDS = (
     "preset",
     "knock_limit",
@@ -196,10 +198,21 @@ class RuleSet:
 
     @classmethod
     def from_bytes(cls, data):
-        if len(data) != 2 * len(FIELDS):
+        """The RuleSet of to_bytes() output, of this firmware or of any other.
+
+        Fields the bytes lack (written before they existed) keep their defaults; fields after
+        the last one known here (a newer firmware's) are skipped when 0 and refused otherwise:
+        this firmware can't play a rule it doesn't know.
+        """
+        n = len(data) >> 1
+        if len(data) != 2 * n or not n:
             raise GinError("rule data has the wrong size")
+        known = len(FIELDS)
+        for i in range(2 * known, 2 * n):
+            if data[i]:
+                raise GinError("rules of a newer firmware")
         fields = {}
-        for i in range(len(FIELDS)):
+        for i in range(n if n < known else known):
             name = FIELDS[i]
             v = (data[2 * i] << 8) | data[2 * i + 1]
             if name in BOOL_FIELDS:
@@ -209,7 +222,7 @@ class RuleSet:
             fields[name] = v
         preset = fields["preset"]
         rs = cls(preset=preset)
-        for name in FIELDS:
+        for name in fields:
             setattr(rs, name, fields[name])
         return rs.validate()
 
