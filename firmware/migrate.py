@@ -2,7 +2,8 @@
 
 Imported only when an old file is read (RAM on the Pico): each function turns an
 old payload into the current one, so that one reader checks both.  The history
-these numbers come from is in docs/SAVES.md ("Compatibility").
+these numbers come from is in docs/SAVES.md ("Compatibility"); tests/mp/corpus/ keeps
+files each version wrote.
 """
 
 # Settings records of versions 1 and 2 (the firmware of 2026-11-29 to 2026-12-01) held the
