@@ -121,6 +121,7 @@ class App:
         self.hand_recorded = -1
         self._lstats = None  # prefs.LinkStats, loaded when first needed
         self.has_save = False
+        self.has_kept = False  # a match that a new one replaced can be brought back
         self.save_due = False
         self.next_seed = None  # the next new game deals from this seed (the simulator's --seed)
         self._battery = (None, 0)  # (mV, when read): a gauge read at most every BATTERY_MS
@@ -149,6 +150,7 @@ class App:
     def _peek_save(self):
         """Is there a saved game?  Only looks at the files' sizes: loading waits for Continue."""
         self.has_save = self.saves.has_game()
+        self.has_kept = self.saves.has_kept()
 
     def saved_match_line(self):
         """'37–12, hand 4': the saved match in a few words, or None when none loads.
@@ -156,17 +158,17 @@ class App:
         Asked before New game replaces it; a save that doesn't load is reported
         (its one-line message) and counts as none.
         """
-        if not self.has_save:
-            return None
+        if not self.has_save or self.settings["mode"] == WATCH:
+            return None  # watching replaces nothing (savegame keeps the player's match)
+        from savegame import match_line
+
         snap, msg = self.saves.load_game()
         if snap is None:
             self.has_save = False
             if msg:
                 self.say(msg)
             return None
-        m = snap["match"]
-        hand = len(m.summaries) + (0 if snap["over"] else 1)
-        return "%d–%d, hand %d" % (m.score_of(0), m.score_of(1), hand)
+        return match_line(snap)
 
     def report_save_error(self):
         """Say a failed save once; again only after a save succeeded in between."""
@@ -210,7 +212,8 @@ class App:
         self.has_save = self.saves.has_game()
 
     def clear_save(self):
-        self.saves.clear_game()
+        m = self.match
+        self.saves.clear_game(None if m is None else m.seed)  # only this match: a watched one ends
         self.report_save_error()
         self.has_save = False
 
@@ -370,6 +373,20 @@ class App:
             self.cursor = c if 0 <= c < 52 and h[c // 13] >> (c % 13) & 1 else -1
         else:
             self.goto(RESULT)
+
+    def previous_game(self):
+        """Bring back the match the last new one replaced; the current one takes its place."""
+        snap, msg = self.saves.load_kept()
+        if snap is None:
+            self.has_kept = False
+            self.say(msg or "No previous match", True)
+            return
+        self.saves.save_game(snap)  # moves the match in progress to the kept slot first
+        if self.saves.error:
+            self.report_save_error()
+            return
+        self.has_save = True
+        self.continue_game()
 
     def _start_hand(self):
         self.notes = ["", ""]

@@ -64,6 +64,7 @@ VERSION = 2  # of the game record. 2: mode 3 (a link match) and its link fields;
 # Settings and stats records: 3 counts their fields (prefs.py); 1 and 2 load through migrate.py.
 PROFILE_VERSION = 3
 MODE_LINK = 3
+MODE_WATCH = 2  # ui.screens.WATCH: a watched match is never saved over the player's
 MAGIC_GAME = b"GINg"
 MAGIC_SETTINGS = b"GINs"
 MAGIC_STATS = b"GINt"
@@ -75,6 +76,8 @@ GAME_FILE = "game.sav"
 SETTINGS_FILE = "settings.sav"
 STATS_FILE = "stats.sav"
 LINK_STATS_FILE = "linkstats.sav"  # link matches: kept apart from the stats against the computer
+# The player's match that the last new one replaced: Previous match on the title brings it back.
+KEPT_FILE = "kept.sav"
 
 # Turn tokens: a draw followed by a discard is one byte.
 _DRAW_DISCARD = 124
@@ -96,6 +99,8 @@ MSG_BACKUP = "Backup save loaded"
 MSG_LOST = "Save lost: new game"
 MSG_SETTINGS = "Settings reset"
 MSG_STATS = "Stats were lost"
+MSG_SETTINGS_BACKUP = "Settings from backup"  # not MSG_BACKUP: that one speaks of the game
+MSG_STATS_BACKUP = "Stats from backup"
 MSG_NO_FLASH = "Can't save: flash"
 MSG_TOO_LONG = "Can't save: too long"
 
@@ -490,6 +495,7 @@ class SaveManager:
         self._cleared = False  # clear_game() ran: no game, whatever the flash kept
         self._written = {}  # name -> the bytes its current file holds, when known
         self._trusted = {}  # name -> the current file verified (may become the backup)
+        self._held = None  # the game file's match: (record, mode, seed), () for none, None unknown
 
     # --- loading ----------------------------------------------------------------
 
@@ -523,11 +529,15 @@ class SaveManager:
                 damaged = True
                 continue
             self._trusted[name] = not suffix
+            if name == GAME_FILE:
+                self._held = (data, value["mode"], value["seed"])
             if suffix:
                 return value, (MSG_BACKUP if damaged or suffix == ".bak" else None)
             self._written[name] = data
             return value, None
         self._trusted[name] = False
+        if name == GAME_FILE:
+            self._held = ()
         return None, (MSG_LOST if damaged else None)
 
     def has_game(self):
@@ -562,11 +572,15 @@ class SaveManager:
             settings = default_settings()
             if m1 is not None:
                 msg = MSG_SETTINGS
+        elif m1 is not None:
+            msg = MSG_SETTINGS_BACKUP
         if stats is None:
             stats = Stats()
             if m2 is not None:
                 msg = MSG_STATS
-        return settings, stats, msg or m1 or m2
+        elif m2 is not None and msg is None:
+            msg = MSG_STATS_BACKUP
+        return settings, stats, msg
 
     # --- saving -----------------------------------------------------------------
 
@@ -609,27 +623,67 @@ class SaveManager:
         self._trusted[name] = True
         return n
 
+    def _held_game(self):
+        """(record, mode, seed) of the match the game file holds, or () for none.
+
+        Read once a session, decoded without a replay (a few hundred bytes of RAM):
+        a file that doesn't decode is no match to keep.
+        """
+        if self._held is None:
+            self._held = ()
+            try:
+                data = None if self._cleared else self.storage.read(GAME_FILE, MAX_GAME)
+                if data:
+                    snap = decode_game(data)
+                    self._held = (data, snap["mode"], snap["seed"])
+            except Exception:
+                pass
+        return self._held
+
     def save_game(self, snapshot):
         """Write the game; returns the bytes written (0 when unchanged or when it can't be saved).
 
-        Never raises: a flash that refuses sets ``error`` to MSG_NO_FLASH, a
-        match too long for a record MSG_TOO_LONG, and play goes on.
+        One match in progress is the player's: a watched match is not saved over
+        it, and a new match of the player's moves it to KEPT_FILE first (it is
+        not replaced when that fails).  Never raises: a flash that refuses sets
+        ``error`` to MSG_NO_FLASH, a match too long for a record MSG_TOO_LONG,
+        and play goes on.
         """
         try:
             data = encode_game(snapshot)
         except ValueError:
             self._fail(MSG_TOO_LONG)
             return 0
+        held = self._held_game()
+        if held and held[1] != MODE_WATCH:
+            if snapshot["mode"] == MODE_WATCH:
+                return 0  # watching: the player's match stays on the flash
+            if held[2] != snapshot["seed"]:
+                try:
+                    self.storage.write_atomic(KEPT_FILE, held[0])
+                except OSError:
+                    self._fail(MSG_NO_FLASH)
+                    return 0
         n = self._save(GAME_FILE, data)
         if n:
             self._cleared = False
             self.last_size = n
+            self._held = (data, snapshot["mode"], snapshot["seed"])
+        elif self._written.get(GAME_FILE) != data:
+            self._held = None  # a failed write: read the file again before deciding
         return n
 
-    def clear_game(self):
+    def clear_game(self, seed=None):
         """Forget the game (a finished or abandoned match).  Whatever the flash does, it doesn't
-        come back this session; False (and ``error``) when a copy could not be deleted or emptied."""
+        come back this session; False (and ``error``) when a copy could not be deleted or emptied.
+        With ``seed``: only when the file holds that match (a watched match that ends leaves the
+        player's alone)."""
+        if seed is not None:
+            held = self._held_game()
+            if held and held[2] != seed:
+                return True
         self._cleared = True
+        self._held = ()
         self._written.pop(GAME_FILE, None)
         self._trusted[GAME_FILE] = True
         try:
@@ -640,6 +694,17 @@ class SaveManager:
             self._fail(MSG_NO_FLASH)
             return False
         return True
+
+    def has_kept(self):
+        """Is there a replaced match to bring back?  Looks at the file's size only."""
+        try:
+            return bool(self.storage.exists(KEPT_FILE))
+        except Exception:
+            return False
+
+    def load_kept(self):
+        """(snapshot or None, message or None) of the match the last new one replaced."""
+        return self._load(KEPT_FILE, _decode_game_checked)
 
     def _save_record(self, name, magic, to_bytes):
         """Save ``to_bytes()`` as a record; like save_game, 0 and MSG_NO_FLASH when it can't."""
@@ -663,6 +728,12 @@ class SaveManager:
 
     def save_link_stats(self, stats):
         return self._save_record(LINK_STATS_FILE, MAGIC_LINK_STATS, stats.to_bytes)
+
+
+def match_line(snap):
+    """'37–12, hand 4': a loaded match in a few words (asked before replacing it)."""
+    m = snap["match"]
+    return "%d–%d, hand %d" % (m.score_of(0), m.score_of(1), len(m.summaries) + (0 if snap["over"] else 1))
 
 
 def _decode_game_checked(data):
@@ -696,12 +767,14 @@ MAX_STATS = 1024
 # Link stats hold one block of the same counters: the stats' limit bounds them too.
 _LIMITS = {
     GAME_FILE: MAX_GAME,
+    KEPT_FILE: MAX_GAME,
     SETTINGS_FILE: MAX_SETTINGS,
     STATS_FILE: MAX_STATS,
     LINK_STATS_FILE: MAX_STATS,
 }
 _DECODERS = {
     GAME_FILE: _decode_game_checked,
+    KEPT_FILE: _decode_game_checked,
     SETTINGS_FILE: _decode_settings,
     STATS_FILE: _decode_stats,
     LINK_STATS_FILE: _decode_link_stats,

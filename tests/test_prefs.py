@@ -269,7 +269,7 @@ def test_profile_files_round_trip_and_fall_back():
     # damaged settings: the backup; both damaged: defaults, and the screen says so
     fs.files["settings.sav"] = fs.files["settings.sav"][:-1]
     s3, _st, msg = sg.SaveManager(FileStorage("", fs)).load_profile()
-    assert s3 == first and msg == sg.MSG_BACKUP
+    assert s3 == first and msg == sg.MSG_SETTINGS_BACKUP  # not "Backup save loaded": there's no game
     fs.files["settings.sav.bak"] = b"GINs" + b"\x00" * 20
     s4, _st, msg = sg.SaveManager(FileStorage("", fs)).load_profile()
     assert s4 == default_settings() and msg == sg.MSG_SETTINGS

@@ -347,7 +347,15 @@ def test_a_storage_that_raises_on_read_is_survived():
 
 
 def test_messages_fit_one_line():
-    for msg in (sg.MSG_BACKUP, sg.MSG_LOST, sg.MSG_SETTINGS, sg.MSG_STATS, sg.MSG_NO_FLASH):
+    for msg in (
+        sg.MSG_BACKUP,
+        sg.MSG_LOST,
+        sg.MSG_SETTINGS,
+        sg.MSG_STATS,
+        sg.MSG_SETTINGS_BACKUP,
+        sg.MSG_STATS_BACKUP,
+        sg.MSG_NO_FLASH,
+    ):
         assert 0 < len(msg) <= 21
 
 

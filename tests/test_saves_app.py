@@ -155,12 +155,20 @@ def test_hundred_thousand_mashed_buttons_with_power_cuts():
                 m is not None and not app.demo and m.state != GAME_OVER and sg.GAME_FILE in hw.fs.files
             )
             before = match_fingerprint(m) if saved_game else None
+            players = None
+            if saved_game and app.mode == WATCH:
+                on_file = sg.decode_game(hw.fs.files[sg.GAME_FILE])
+                if on_file["mode"] != WATCH:
+                    # Watching never writes over the player's match (issue 26): theirs comes back.
+                    before, players = None, on_file["seed"]
             hw, app = reboot(hw, resume=True)
             reboots += 1
             watch(app)
             if before is not None:
                 assert app.match is not None and match_fingerprint(app.match) == before
                 resumed_same += 1
+            if players is not None:
+                assert app.match is not None and app.match.seed == players and app.mode != WATCH
     assert reboots == 40
     assert resumed_same >= 5
     assert watch.checks > 1000

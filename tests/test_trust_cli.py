@@ -156,13 +156,19 @@ def test_headless_runs_use_a_fresh_save_folder_and_give_the_same_frames(tmp_path
 
 def test_mode_on_the_command_line_starts_that_mode_not_continue(tmp_path, capsys):
     saves = tmp_path / "saves"
-    _player_save(saves)  # a vs-computer match in progress
+    rec = _player_save(saves)  # a vs-computer match in progress
     for mode, want in (("watch", 2), ("pass", 1)):
         s = Session(saves, virtual=True, overrides={"mode": MODES[mode]})
         assert s.app.view.items(s.app)[s.app.view.sel] == "new"
         s.run_for(200)
         s.tap(keymap.Press(keymap.DRAW))
         s.run_for(300)
+        if mode == "watch":
+            # Watching never writes over the player's match (issue 26): nothing to ask.
+            assert s.app.match is not None and s.app.mode == want
+            s.run_for(5000)
+            assert (saves / sg.GAME_FILE).read_bytes() == rec
+            continue
         assert s.app.view.ask is not None  # the player's match is at stake: asked first
         s.tap(keymap.Press(keymap.DOWN))
         s.run_for(200)

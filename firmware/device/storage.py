@@ -29,9 +29,13 @@ result longer than ``limit``).
 import os
 
 try:
-    from errno import ENOENT
+    from errno import EINVAL, ENOENT
 except ImportError:  # pragma: no cover - every port we use has errno
     ENOENT = 2
+    EINVAL = 22
+
+_S_IFMT = 0o170000
+_S_IFREG = 0o100000
 
 TMP = ".tmp"
 BAK = ".bak"
@@ -47,11 +51,19 @@ class TooLong(ValueError):
     """A bounded read met a file longer than its limit (nothing was read)."""
 
 
+def _regular(path):
+    """OSError unless path is a regular file (following links: stat, not open, never blocks)."""
+    if os.stat(path)[0] & _S_IFMT != _S_IFREG:
+        raise OSError(EINVAL)
+
+
 class OsFS:
     """The real file system: littlefs on the Pico, any folder on a PC."""
 
     def read(self, path, limit=-1):
-        """The file's bytes; at most ``limit`` of them when limit >= 0."""
+        """The file's bytes; at most ``limit`` of them when limit >= 0.  Only a regular file
+        is opened: a FIFO or a device (a PC's, or a link to one) could block or never end."""
+        _regular(path)
         with open(path, "rb") as f:
             return f.read(limit) if limit >= 0 else f.read()
 
@@ -62,6 +74,12 @@ class OsFS:
     def write(self, path, data):
         # On littlefs a file's new contents become visible at close(), in one
         # metadata commit; flush() first so a full write is never left buffered.
+        try:
+            mode = os.stat(path)[0]
+        except OSError:
+            mode = _S_IFREG  # missing (errno numbers differ between ports): open makes it
+        if mode & _S_IFMT != _S_IFREG:
+            raise OSError(EINVAL)  # a FIFO or a device in its place: opening it could block
         f = open(path, "wb")
         try:
             f.write(data)

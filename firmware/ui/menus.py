@@ -123,7 +123,10 @@ class Title(Menu):
         out = []
         if app.has_save:
             out.append("continue")
-        out.extend(("new", "mode"))
+        out.append("new")
+        if app.has_kept:
+            out.append("previous")  # the match the last new one replaced
+        out.append("mode")
         if app.settings["mode"] != TWO_PEOPLE and app.settings["mode"] != LINK:
             out.append("level")
         out.extend(("rules", "stats", "settings", "help", "demo"))
@@ -139,6 +142,8 @@ class Title(Menu):
                 out.append("Continue")
             elif it == "new":
                 out.append("Connect" if s["mode"] == LINK else "New game")
+            elif it == "previous":
+                out.append("Previous match")
             elif it == "mode":
                 out.append(choice_row("Play", MODE_NAMES[s["mode"]]))
             elif it == "level":
@@ -175,6 +180,8 @@ class Title(Menu):
             app.new_game()
         elif it == "continue":
             app.continue_game()
+        elif it == "previous":
+            app.previous_game()
         elif it == "new":
             line = app.saved_match_line() if app.has_save else None
             if line is None:

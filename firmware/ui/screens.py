@@ -11,7 +11,7 @@ takes its place) with:
 
 Screens read the App's state (``app.match``, ``app.mode``, ``app.settings``...)
 and change it only through App methods (``goto``, ``say``, ``act``, ``new_game``,
-``save_settings``, ``reset_stats``, ``saved_match_line``, ``battery_mv``, ``ticks_ms``...): never
+``save_settings``, ``reset_stats``, ``saved_match_line``, ``previous_game``, ``battery_mv``, ``ticks_ms``...): never
 through ``app.hw`` or ``app.saves``.  See docs/ARCHITECTURE.md.
 """
 

@@ -50,7 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SPEC",
         help=f'preset and variants, e.g. "modern,oklahoma,target=150" (presets: {", ".join(PRESET_NAMES)})',
     )
-    g.add_argument("--new", action="store_true", help="skip the title screen and deal a new game")
+    g.add_argument(
+        "--new",
+        action="store_true",
+        help="skip the title screen and deal a new game (refused over a match in progress: see --replace)",
+    )
+    g.add_argument(
+        "--replace",
+        action="store_true",
+        help="with --new: replace the match in progress; it is kept (Previous match on the title)",
+    )
     g.add_argument("--seed", type=int, help="deal the first new game from this seed")
     g.add_argument("--save-dir", type=Path, help=f"where saves live (default {DEFAULT_SAVE_DIR})")
     lk = p.add_argument_group("link cable over the network (docs/LINK.md)")
@@ -93,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     h.add_argument("--keys", metavar="KEYS", help='key script inline, e.g. "m wait:1500 d s D"')
     h.add_argument("--frames-dir", type=Path, help="write every frame shown as DIR/frame-00001.png ...")
-    h.add_argument("--shots-dir", type=Path, help="where the script's shot:NAME pictures go (default .)")
+    h.add_argument(
+        "--shots-dir", type=Path, help="where the script's shot:NAME pictures go (default: --frames-dir)"
+    )
     h.add_argument("--screenshot", metavar="OUT.png", type=Path, help="write the last frame here")
     h.add_argument(
         "--scale", type=int, help="pixels per panel pixel: PNG files (default 4), the window (default 6)"
@@ -120,11 +131,18 @@ def check_save(save_dir: Path) -> tuple[str | None, bool]:
     checks first, so a damaged or foreign file is named on the command line
     and the player starts a new game instead of picking a dead Continue.
     """
-    from device.storage import FileStorage
-    from savegame import GAME_FILE, SaveManager
+    from device.storage import FileStorage, TooLong
+    from savegame import GAME_FILE, MAX_GAME, SaveManager
 
     storage = FileStorage(str(save_dir))
-    if all(r(GAME_FILE) is None for r in (storage.read, storage.read_temp, storage.read_backup)):
+
+    def present(read):  # bounded: a huge file is refused from its size, unread
+        try:
+            return read(GAME_FILE, MAX_GAME) is not None
+        except TooLong:
+            return True
+
+    if not any(present(r) for r in (storage.read, storage.read_temp, storage.read_backup)):
         return None, False
     sm = SaveManager(storage)
     snap, msg = sm.load_game()
@@ -134,6 +152,73 @@ def check_save(save_dir: Path) -> tuple[str | None, bool]:
     if snap is None:
         return f"{save_dir / GAME_FILE}: not a usable save ({why}); starting a new game", True
     return f"{save_dir / GAME_FILE}: damaged ({why}); the backup copy will be used", False
+
+
+def _save_files() -> list[str]:
+    """Every file the app may open in its save folder."""
+    from device.storage import BAK, TMP
+    from savegame import GAME_FILE, KEPT_FILE, LINK_STATS_FILE, SETTINGS_FILE, STATS_FILE
+
+    names = (GAME_FILE, KEPT_FILE, SETTINGS_FILE, STATS_FILE, LINK_STATS_FILE)
+    return [n + s for n in names for s in ("", TMP, BAK)]
+
+
+def save_dir_problem(save_dir: Path) -> str | None:
+    """None when the app can keep its saves in save_dir (made if missing), else the one-line reason.
+
+    The folder must be a folder the app can write (a file of 4 KB, the largest game record, is
+    written and removed, through the firmware's own file code); every save file in it must be a
+    regular file: a FIFO, a device or a link to one is never opened (it could block or never end).
+    """
+    from device.storage import OsFS
+    from savegame import MAX_GAME
+
+    try:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"can't use the save folder {save_dir}: {_why(e)}"
+    if not save_dir.is_dir():
+        return f"can't use the save folder {save_dir}: not a folder"
+    for name in _save_files():
+        p = save_dir / name
+        if (p.exists() or p.is_symlink()) and not p.is_file():
+            return f"can't use the save folder {save_dir}: {name} is not a regular file (move it away)"
+    fs = OsFS()
+    probe = str(save_dir / ".gin-write-test")
+    try:
+        fs.write(probe, bytes(MAX_GAME))
+    except OSError as e:
+        return f"can't save in {save_dir}: {_why(e)}"
+    finally:
+        try:
+            fs.remove(probe)
+        except OSError:
+            pass
+    return None
+
+
+def replacing(save_dir: Path, mode: int | None) -> str | None:
+    """The one line refusing --new over the player's match in save_dir, or None when nothing is replaced.
+
+    ``mode``: the mode the new game is played in (None: the folder's settings say).
+    Watching never replaces the player's match (savegame keeps it), so it is never refused.
+    """
+    from device.storage import FileStorage
+    from savegame import SaveManager, match_line
+    from ui.screens import WATCH
+
+    sm = SaveManager(FileStorage(str(save_dir)))
+    if not sm.has_game():
+        return None
+    if mode is None:
+        mode = sm.load_profile()[0]["mode"]
+    snap, _msg = sm.load_game()
+    if mode == WATCH or snap is None or snap["mode"] == WATCH:
+        return None
+    return (
+        f"--new would replace the match in progress in {save_dir} ({match_line(snap)}): "
+        "leave out --new to play it on, or add --replace to start anew (it is kept: Previous match)"
+    )
 
 
 def _link_port(args: argparse.Namespace, parser: argparse.ArgumentParser):
@@ -221,6 +306,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except keymap.ScriptError as e:
         return fail(f"script: {e}")
 
+    if args.shots_dir is None and args.frames_dir is None and any(isinstance(s, keymap.Shot) for s in steps):
+        # never into whatever folder the command was typed in
+        return fail("shot: where should its picture go? add --shots-dir DIR (or --frames-dir DIR)")
     if args.scale is not None and not 1 <= args.scale <= 16:
         return fail("--scale must be 1..16")
     png_scale = args.scale or 4
@@ -255,10 +343,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="gin-sim-") as tmp:
             return _headless(args, overrides, steps, Path(tmp), port)
     save_dir = args.save_dir if args.save_dir is not None else DEFAULT_SAVE_DIR
-    try:
-        save_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        return fail(f"can't use the save folder {save_dir}: {e.strerror}")
+    problem = save_dir_problem(save_dir)
+    if problem:
+        return fail(problem, 1)
+    if args.new and not args.replace:
+        problem = replacing(save_dir, overrides.get("mode"))
+        if problem:
+            return fail(problem, 1)
     if headless:
         return _headless(args, overrides, steps, save_dir, port)
     problem, unusable = check_save(save_dir)
@@ -304,6 +395,9 @@ def _headless(args, overrides, steps, save_dir: Path, port=None) -> int:
     if port is not None:
         _link_report(session)
         port.shutdown()
+    err = session.app.saves.error  # the last save failed (the flash, here the folder, refused)
+    if err:
+        return fail(f"can't save in {save_dir}: {err}", 1)
     return 0
 
 

@@ -218,7 +218,7 @@ def run_script(session, steps: Sequence[keymap.Step], args, log: Callable[[str],
     """
     runner = ScriptRunner(
         session,
-        shots_dir=args.shots_dir,
+        shots_dir=args.shots_dir or args.frames_dir,  # the command line asks for one when shots are taken
         frames_dir=args.frames_dir,
         palette=args.palette,
         scale=args.scale or 4,
