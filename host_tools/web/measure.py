@@ -6,6 +6,10 @@
   Timing's transferSize, headers included), and what a host that gzips would send;
 * time to the title: navigation start to the first frame on the canvas, on a first
   visit (cold) and on later visits (cached: every file revalidated, 304s);
+* the first key of a visit: the longest task of the page from that key on (the
+  browser calls over 50 ms a long task) and the time from the key to the canvas;
+* a tap: from a touch on an on-screen button (touch emulation; the event's time
+  stamp) to the canvas drawn after it, the median of 20 taps;
 * watch mode: the frames the page draws per second while the computer plays
   itself, and the time a step that draws a frame takes (the App's drawing, the
   hex hand-over and the canvas) -> the frame rate the page could sustain.
@@ -35,6 +39,43 @@ return n;
 """
 
 
+LONG_TASKS = """
+window.longTasks = [];
+new PerformanceObserver((l) => { for (const e of l.getEntries()) longTasks.push([e.startTime, e.duration]); })
+  .observe({ type: "longtask", buffered: true });
+"""
+TAPS = 20
+
+
+def _first_key(drv) -> tuple[float, float]:
+    """(longest task from the first key on, key to canvas) in ms, after a person's pause on the title."""
+    drv.execute_script(LONG_TASKS)
+    time.sleep(1.5)
+    t0 = drv.execute_script("return performance.now()")
+    key(drv, KEY_DOWN)
+    time.sleep(1.0)
+    longest = max([d for s, d in drv.execute_script("return longTasks") if s + d >= t0], default=0.0)
+    key(drv, KEY_UP)  # back to the first row
+    return float(longest), float(drv.execute_script("return gin.inputToFrame[0]"))
+
+
+def _taps(drv) -> list[float]:
+    """Touch to canvas of TAPS taps on the on-screen arrows at the title (down, up, ...)."""
+    where = "const r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+    drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 2})
+    drv.execute_script("gin.inputToFrame = []")
+    for i in range(TAPS):
+        x, y = drv.execute_script(where, '[aria-label="Down"]' if i % 2 == 0 else '[aria-label="Up"]')
+        drv.execute_cdp_cmd(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
+        )
+        time.sleep(0.06)
+        drv.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        time.sleep(0.25)
+    drv.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    return [float(v) for v in drv.execute_script("return gin.inputToFrame")]
+
+
 def _load(drv, url: str) -> tuple[float, int]:
     drv.get(url)
     wait_ready(drv, timeout=30)
@@ -52,11 +93,13 @@ def measure(watch_s: float = 20.0, cached_runs: int = 5) -> dict[str, object]:
         out["gzip_bytes"] = sum(len(gzip.compress((site.out / n).read_bytes(), 9)) for n in site.files)
         with serve(site.out, 0) as server, browser.chromium() as drv:
             cold_ms, cold_bytes = _load(drv, server.url)
+            out["first_key_longest_ms"], out["first_key_ms"] = _first_key(drv)
             cached = [_load(drv, server.url) for _ in range(cached_runs)]
             out["cold_ms"] = cold_ms
             out["cold_transferred"] = cold_bytes
             out["cached_ms"] = [round(c[0]) for c in cached]
             out["cached_transferred"] = cached[-1][1]
+            out["tap_ms"] = _taps(drv)
             # watch mode: Play row -> Watch, then New game
             for k in (KEY_DOWN, KEY_RIGHT, KEY_RIGHT, KEY_UP, "d"):
                 key(drv, k)
@@ -98,6 +141,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"time to the title, cold      {m['cold_ms']:>9.0f} ms")
     cached = m["cached_ms"]
     print(f"time to the title, cached    {statistics.median(cached):>9.0f} ms median of {cached}")
+    taps = m["tap_ms"]
+    print(
+        f"a tap, touch to canvas       {statistics.median(taps):>9.1f} ms median of {len(taps)} "
+        f"(min {min(taps):.1f}, max {max(taps):.1f})"
+    )
+    print(
+        f"the first key of a visit     {m['first_key_ms']:>9.1f} ms to the canvas; longest task from it on "
+        f"{m['first_key_longest_ms']:.0f} ms (long: over 50)"
+    )
     print(f"watch mode                   {m['watch_fps']:>9.2f} frames/s drawn (the game's own pace)")
     print(
         f"a step that draws a frame    {m['frame_step_ms']:>9.2f} ms (the computer's move included) -> "

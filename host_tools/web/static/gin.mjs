@@ -35,6 +35,8 @@ const gin = {
   runner: null,
   press: null,
   frameHex: null,
+  inputAt: null,  // when the last touch, click or key that is still to show happened (event.timeStamp)
+  inputToFrame: [],  // ms from each input to the canvas drawn after it (the browser tests' figure)
 };
 window.gin = gin;
 
@@ -113,9 +115,12 @@ function render() {
 function fitScale() {
   // The largest whole number of device pixels per panel pixel that fits the case (2..16): crisp
   // on a phone's dense screen too. gin.scale is that number (the canvas's own pixels per pixel).
+  // The height counts where style.css caps it (a phone held sideways).
   const dpr = window.devicePixelRatio || 1;
   const room = (canvas.parentElement.clientWidth - 24) * dpr;
-  const s = Math.max(2, Math.min(16, Math.floor(room / W)));
+  const tall = parseFloat(getComputedStyle(canvas).maxHeight) * dpr;  // NaN: no cap
+  const fit = Math.min(Math.floor(room / W), tall >= 0 ? Math.floor(tall / H) : 16);
+  const s = Math.max(2, Math.min(16, fit));
   if (s !== gin.scale || canvas.width !== W * s) {
     gin.scale = s;
     canvas.width = W * s;
@@ -130,11 +135,16 @@ function fitScale() {
 let audio = null;
 let muted = pref("muted", "0") === "1";
 
+function prepareAudio() {
+  // Building an AudioContext blocks the page for tens of ms (77 ms in head-less Chromium): done
+  // once the title is up, in idle time, it is not the first key's.  It waits suspended until a
+  // press resumes it (browsers start sound only after a gesture).
+  if (audio === null && !muted && window.AudioContext) audio = new AudioContext();
+}
+
 function unlockAudio() {
-  if (audio === null && !muted && window.AudioContext) {
-    audio = new AudioContext();
-  }
-  if (audio && audio.state === "suspended") audio.resume();
+  prepareAudio();  // a key before the idle moment came
+  if (audio && audio.state === "suspended") audio.resume();  // asynchronous: nothing waits
 }
 
 function tone(freq, ms) {
@@ -168,6 +178,10 @@ const page = {
     }
     gin.frameHex = hex;
     gin.frames++;
+    if (gin.inputAt !== null) {
+      if (gin.inputToFrame.length < 1000) gin.inputToFrame.push(performance.now() - gin.inputAt);
+      gin.inputAt = null;
+    }
     if (gin.firstFrameMs === null) {
       gin.firstFrameMs = performance.now();
       $("loading").hidden = true;
@@ -218,19 +232,26 @@ function step() {
   timer = setTimeout(step, Math.max(1, ms | 0));
 }
 
-function wake() {
-  // An input: step now rather than at the end of the App's sleep.
-  if (timer !== null && gin.runner !== null) {
+function stepNow() {
+  // An input: the App's step runs at once, inside the input's own task, rather than from a
+  // timer: while a finger is down Chromium holds timers back (up to ~100 ms) in case a scroll
+  // begins, so a timer made a tap show ten times later than a click.
+  if (timer !== null) {
     clearTimeout(timer);
-    timer = setTimeout(step, 0);
+    timer = null;
   }
+  step();
 }
 
-function press(button, down, hold) {
-  unlockAudio();
-  if (gin.runner === null) return;
-  gin.runner.press(button, down, hold || 0);
-  wake();
+function press(button, down, hold, at) {
+  if (gin.runner !== null) {
+    const f0 = gin.frames;
+    if (down && gin.inputAt === null) gin.inputAt = at === undefined ? performance.now() : at;
+    gin.runner.press(button, down, hold || 0);
+    stepNow();
+    if (gin.frames === f0) gin.inputAt = null;  // it changed nothing on the screen: no figure
+  }
+  unlockAudio();  // after the frame: the sound's start never delays the picture
 }
 gin.press = press;
 
@@ -261,10 +282,10 @@ function onKeyDown(e) {
   if (e.repeat) return;  // the key is held: the button stays down until keyup
   const [button, hold] = hit;
   if (hold > BUILD.tap_ms) {
-    press(button, true, hold);  // Shift: a long press of its own length, as in the terminal
+    press(button, true, hold, e.timeStamp);  // Shift: a long press of its own length, as in the terminal
   } else {
     keysDown.set(e.code, button);
-    press(button, true, 0);
+    press(button, true, 0, e.timeStamp);
   }
   flash(button);
 }
@@ -299,7 +320,7 @@ function wireButtons() {
       if (el.setPointerCapture) el.setPointerCapture(e.pointerId);
       down = true;
       el.classList.add("down-now");
-      press(b, true, 0);
+      press(b, true, 0, e.timeStamp);
     });
     el.addEventListener("pointerup", release);
     el.addEventListener("pointercancel", release);
@@ -461,6 +482,7 @@ async function boot() {
   gin.runner = webhw.start(page, store, Number.isFinite(seed) ? seed : -1);
   gin.ready = true;
   step();
+  (window.requestIdleCallback || setTimeout)(prepareAudio);
 }
 
 wireButtons();

@@ -97,8 +97,10 @@ class Buttons:
         ch = self._changes
         if ticks_diff(now, t) > CATCH_UP_MS and not (self._raw or deb.held() or ch):
             t = (now - SAMPLE_MS) % PERIOD  # nothing happened while the page slept
-        while ticks_diff(now, t) >= SAMPLE_MS:
-            t = (t + SAMPLE_MS) % PERIOD
+        while ticks_diff(now, t) >= SAMPLE_MS or (ch and ticks_diff(ch[0][0], now) <= 0 and t != now):
+            # the device's 5 ms grid; an edge that is due is sampled now, not up to 5 ms later
+            # (the page steps the App at once on an input: the press shows in that step)
+            t = (t + SAMPLE_MS) % PERIOD if ticks_diff(now, t) >= SAMPLE_MS else now
             while ch and ticks_diff(ch[0][0], t) <= 0:
                 _, b, down = ch.pop(0)
                 if down:
