@@ -105,8 +105,8 @@ WEB_PORT ?= 8000
 web: setup ## Build the web page into build/web and serve it on localhost (WEB_PORT=8000); Ctrl-C stops
 	$(PY) -m host_tools.web --port $(WEB_PORT)
 
-web-measure: setup browser-check ## The web page in chromium: bytes on first load, time to the title, watch-mode frames
-	$(PY) -m host_tools.web.measure
+web-measure: setup browser-check ## The web page in chromium: bytes, time to the title, a tap, the first key, watch mode; into README.md
+	$(PY) -m host_tools.web.measure --readme
 
 golden: setup ## Regenerate the golden screen snapshots in tests/golden after a deliberate UI change
 	GOLDEN_UPDATE=1 $(PY) -m pytest -q tests/test_ui_golden.py

@@ -350,3 +350,29 @@ def test_the_page_shows_its_progress_while_it_loads(page):
     assert any(0 < s[0] < 90 and " of " in s[1] and "KB" in s[1] for s in during), during
     values = [s[0] for s in during]
     assert values == sorted(values), values  # it only moves forward
+
+
+def test_the_readmes_web_figures_are_the_pages_of_today(site):
+    """make web-measure writes its figures into the README; a change of the page's weight beyond
+    the figures' rounding (5 %) fails here until it is run again."""
+    import gzip
+    import re
+
+    from host_tools.web.measure import README, README_BEGIN, README_END
+
+    text = README.read_text(encoding="utf-8")
+    assert text.count(README_BEGIN) == 1 and text.count(README_END) == 1
+    block = " ".join(text.split(README_BEGIN, 1)[1].split(README_END, 1)[0].split())  # unwrapped
+    m = re.search(r"transfers about ([\d,]+) KB \(about ([\d,]+) KB from a host that compresses\)", block)
+    assert m, block
+    said_kb, said_gz_kb = (int(g.replace(",", "")) for g in m.groups())
+    gz = sum(len(gzip.compress((site.out / n).read_bytes(), 9)) for n in site.files)
+    for what, said_bytes, now in (
+        ("weight", said_kb * 1000, site.total_bytes),
+        ("compressed", said_gz_kb * 1000, gz),
+    ):
+        assert abs(said_bytes - now) <= 0.05 * now, (
+            f"README says {what} {said_bytes:,d} B, the page is {now:,d} B"
+        )
+    for fig in ("the title shows about", "A tap on an on-screen button", "the first key of a visit"):
+        assert fig in block, block

@@ -13,6 +13,10 @@
 * watch mode: the frames the page draws per second while the computer plays
   itself, and the time a step that draws a frame takes (the App's drawing, the
   hex hand-over and the canvas) -> the frame rate the page could sustain.
+
+``--readme`` also writes the weight, load, tap and first-key figures into README.md,
+between its two web-measure marker lines (tests/test_web_browser.py holds the weight there
+to the page's build).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import gzip
 import statistics
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -120,10 +125,40 @@ def measure(watch_s: float = 20.0, cached_runs: int = 5) -> dict[str, object]:
     return out
 
 
+README = Path(__file__).resolve().parents[2] / "README.md"
+README_BEGIN = "<!-- make web-measure writes the figures below (host_tools/web/measure.py --readme) -->"
+README_END = "<!-- end of make web-measure's figures -->"
+
+
+def readme_text(m: dict[str, object]) -> str:
+    """The README's sentences of figures, from a measurement."""
+    taps = m["tap_ms"]
+    longest = m["first_key_longest_ms"]
+    long = "no long task" if longest <= 50 else f"a long task of {longest:.0f} ms"
+    text = (
+        f"A first visit transfers about {m['cold_transferred'] / 1000:.0f} KB (about "
+        f"{m['gzip_bytes'] / 1000:.0f} KB from a host that compresses); the title shows about "
+        f"{m['cold_ms'] / 1000:.1f} s after the address is entered, "
+        f"{statistics.median(m['cached_ms']) / 1000:.1f} s once cached. A tap on an on-screen button "
+        f"reaches the canvas in {statistics.median(taps):.0f} ms (median of {len(taps)} taps), the first "
+        f"key of a visit in {m['first_key_ms']:.0f} ms ({long}). Head-less Chromium on the development "
+        "machine, `make web-measure`."
+    )
+    return textwrap.fill(text, 100)
+
+
+def write_readme(m: dict[str, object], path: Path = README) -> None:
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split(README_BEGIN + "\n", 1)
+    _old, tail = rest.split(README_END, 1)
+    path.write_text(head + README_BEGIN + "\n" + readme_text(m) + "\n" + README_END + tail, encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m host_tools.web.measure", description=__doc__.split("\n\n")[0])
     p.add_argument("--watch-s", type=float, default=20.0, help="seconds of watch mode to count frames over")
     p.add_argument("--cached-runs", type=int, default=5)
+    p.add_argument("--readme", action="store_true", help="write the figures into README.md as well")
     args = p.parse_args(argv)
     why = browser.missing()
     if why:
@@ -158,6 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"  of which the canvas        {m['render_ms']:>9.2f} ms per frame (hex -> pixels -> scaled canvas)"
     )
+    if args.readme:
+        write_readme(m)
+        print(f"wrote the figures into {README}")
     return 0
 
 
