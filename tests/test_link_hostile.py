@@ -9,10 +9,11 @@ from gin.round import DISCARD_PHASE, KNOCK, PASS
 from gin.rules import LOSER_DEALS, RuleSet
 from savegame import GAME_FILE, SaveManager
 from ui import keys
+from ui.link import wrap
 from ui.screens import TEXT
 
 from host_tools.link.hostile import Peer, knocker, passive
-from link import session
+from link import channel, session
 
 
 def _saved(p):
@@ -167,3 +168,102 @@ def test_a_full_queue_drops_the_session_instead_of_raising():
     assert lk.chan.full
     p.app.step()
     assert not lk.chan.up and not lk.chan.full
+
+
+# --- a fair deal -------------------------------------------------------------------------------------
+
+
+def _committed(p, secret=b"S" * 16):
+    """The App proposes, the script accepts and commits: the App reveals (the deal is fixed)."""
+    p.app.link_start()
+    p.run(1500)
+    p.chan.send(session.JOIN, b"\x00\x00")
+    p.run(300)
+    p.chan.send(session.ACCEPT)
+    p.run(300)
+    p.chan.send(session.COMMIT, session.sha256(secret).digest())
+    p.run(300)
+    (revealed,) = p.sent(session.REVEAL)
+    return revealed
+
+
+def test_a_peer_that_leaves_after_seeing_the_reveal_can_not_get_another_deal():
+    # Was: the App went back to waiting, proposed again and dealt with a fresh secret by itself:
+    # a peer walked away from thousands of deals and kept the hands it liked.
+    p = Peer(seed=17)
+    revealed = _committed(p)
+    for k in range(3):  # it dislikes the deal: leaves, comes back fresh and asks again
+        p.reconnect(fields=session_hello())
+        p.chan.send(session.JOIN, b"\x00\x00")
+        p.run(1000)
+        p.chan.send(session.ACCEPT)
+        p.chan.send(session.COMMIT, session.sha256(bytes((k,)) * 16).digest())
+        p.run(1000)
+    assert set(p.sent(session.REVEAL)) == {revealed}, "a second secret was revealed"
+    assert p.app.match is None
+
+
+def test_a_peer_that_leaves_during_the_deal_is_said_and_a_new_deal_needs_a_press():
+    p = Peer(seed=17)
+    revealed = _committed(p)
+    p.reconnect(fields=session_hello())  # a fresh session, as after a reboot: "no match, not dealing"
+    p.chan.send(session.JOIN, b"\x00\x00")
+    p.run(2000)
+    assert set(p.sent(session.REVEAL)) == {revealed}
+    assert len(p.sent(session.RULES)) == 1 and p.app.match is None
+    assert p.app.link.status() == session.MSG_LEFT_DEAL
+    assert "left during the deal" in p.app.msg
+    p.press(keys.MENU)  # the player's press, then Connect: a new deal may follow
+    assert p.app.link is None
+    p.app.link_start()
+    p.reconnect(fields=session_hello())
+    assert len(p.sent(session.JOIN)) == 2  # a new setup, from the press
+
+
+def session_hello():
+    from host_tools.link.hostile import hello
+
+    return hello()
+
+
+def test_after_a_reconnect_in_the_deal_the_same_deal_goes_on():
+    p = Peer(seed=19)
+    mine = b"S" * 16
+    revealed = _committed(p, mine)
+    p.reconnect(fields=session_hello()[:10] + bytes((session.F_DEALING, 0, 0)))  # still in the deal
+    assert set(p.sent(session.REVEAL)) == {revealed}
+    p.chan.send(session.COMMIT, session.sha256(mine).digest())
+    p.chan.send(session.REVEAL, mine)
+    p.run(500)
+    assert p.app.match is not None and p.app.match.seed == session.seed_of(revealed, mine)
+
+
+def test_a_second_commitment_after_the_reveal_is_refused():
+    p = Peer(seed=23)
+    _committed(p, b"S" * 16)
+    other = b"T" * 16  # chosen after seeing the App's reveal
+    p.chan.send(session.COMMIT, session.sha256(other).digest())
+    p.chan.send(session.REVEAL, other)
+    p.run(500)
+    assert p.app.match is None and p.app.view.sid == TEXT
+    assert " ".join(p.app.view.lines) == " ".join(session.MSG_COMMIT_CHANGED.split())
+
+
+def test_the_match_id_on_the_wire_is_a_hash_not_the_seed():
+    p = Peer(seed=29)
+    m = p.deal()
+    p.got.clear()
+    p.reconnect()
+    (f,) = [pl for t, pl in p.got if t == channel.HELLO]
+    mid = channel.u32(f, 4)
+    assert mid != m.seed and mid == session.match_id(m.seed)
+
+
+def test_the_older_protocol_is_refused_in_one_line():
+    p = Peer(seed=31)
+    p.fields = session_hello()[:0] + bytes((1,)) + session_hello()[1:]  # protocol 1
+    p.app.link_start()
+    p.run(1500)
+    assert p.app.view.sid == TEXT and p.app.link is None
+    assert p.app.view.lines == wrap("Link protocol 1 there, %d here: update both" % session.PROTOCOL)
+    assert session.PROTOCOL == 2

@@ -170,7 +170,8 @@ def test_a_wrong_protocol_version_is_refused_with_its_message():
     p.app.link_start()
     p.run(1500)
     assert p.app.view.sid == TEXT and p.app.link is None
-    assert "Link protocol 2 there, 1 here" in " ".join(p.app.view.lines)
+    there, here = session.PROTOCOL + 1, session.PROTOCOL
+    assert "Link protocol %d there, %d here" % (there, here) in " ".join(p.app.view.lines)
 
 
 def test_another_firmware_version_is_refused_with_its_message():

@@ -51,7 +51,7 @@ from link.channel import put_u32, u32
 
 M_PLAYING = const(0)  # gin.match.PLAYING (a test holds them equal; the engine loads later)
 
-PROTOCOL = const(1)
+PROTOCOL = const(2)  # 2: the match id is a hash, the deal is fixed once both commitments are held
 # The firmware release (pyproject.toml's version; a test holds them equal).
 FIRMWARE = (0, 1, 0)
 
@@ -83,7 +83,7 @@ STOPPED = const(6)
 # HELLO flags
 F_SEAT = const(1)  # this device plays seat 1
 F_MATCH = const(2)  # a match is under way (match id and position are valid)
-F_DEALING = const(4)  # holds the other's commitment, waits for its reveal
+F_DEALING = const(4)  # in the deal: committed, waits for the other's commitment or reveal
 
 MSG_WAITING = "Waiting for the other handheld\u2026"
 MSG_LOST = "Link lost - reconnect, or MENU to save and quit"
@@ -92,6 +92,9 @@ MSG_DECLINED = "The other handheld declined the rules"
 MSG_CANCELLED = "The other handheld cancelled"
 MSG_REPLAY = "Old move replayed: refused"
 MSG_REVEAL = "Deal refused: the other's value does not match its commitment"
+MSG_COMMIT_CHANGED = "Deal refused: the other changed its commitment"
+MSG_LEFT_DEAL = "The other handheld left during the deal - MENU, then Connect for a new deal"
+MSG_DEAL_LOST = "Link lost during the deal - reconnect, or MENU to cancel"
 MSG_OTHER_MATCH = "The other handheld has another match - MENU to save and quit"
 MSG_OTHER_NEW = "The other handheld wants a new match"
 MSG_OTHER_RESUMES = "The other handheld is resuming a match: Continue it there"
@@ -103,6 +106,13 @@ MSG_SAME_SEAT = "Both handhelds hold the same seat"
 def far_text(n, unit, where):
     """'The other handheld is 31 moves behind: ...' (unit 'move' or 'hand', where 'behind' or 'ahead')."""
     return MSG_FAR % (n, unit if n == 1 else unit + "s", where)
+
+
+def match_id(seed):
+    """The match's name in HELLO: a hash of its seed, never the seed itself (see docs/LINK.md)."""
+    b = bytearray(b"gin-link-match")
+    put_u32(b, seed)
+    return u32(sha256(bytes(b)).digest(), 0)
 
 
 def version_text(v):
@@ -158,6 +168,7 @@ class LinkPlay:
         self.outbox = []  # (hand, index, action) of this device's moves not yet on the wire
         self.saved = 0  # how many of them the App has saved (see poll)
         self.peer_pos = None  # the other's position when the link came up
+        self._mid = None  # (seed, match_id(seed)): the hash once per match, not per HELLO
         self.note = None  # why the link is paused, when it is not simply lost
         self.stop_text = None
         self.left = False  # the other said BYE
@@ -205,7 +216,7 @@ class LinkPlay:
         if self.state == PROPOSED:
             return "Rules sent: waiting for an answer\u2026"
         if self.state == DEALING:
-            return "Dealing\u2026"
+            return "Dealing\u2026" if self.chan.up else MSG_DEAL_LOST
         return MSG_WAITING
 
     # --- starting ------------------------------------------------------------------------------
@@ -321,10 +332,10 @@ class LinkPlay:
         m = self.match
         if self.state == PLAYING and m is not None:
             flags = F_MATCH | (F_SEAT if self.seat else 0)
-            mid = m.seed
+            mid = self._match_id(m)
             h, i = position(m)
             rc = rules_crc(m.rules.to_bytes())
-        elif self.state == DEALING and self.peer_commit is not None:
+        elif self.state == DEALING:
             flags = F_DEALING
         put_u32(b, mid)
         b.append(h & 0xFF)
@@ -334,9 +345,15 @@ class LinkPlay:
         b.append(rc & 0xFF)
         return b
 
+    def _match_id(self, m):
+        if self._mid is None or self._mid[0] != m.seed:
+            self._mid = (m.seed, match_id(m.seed))
+        return self._mid[1]
+
     def _lost(self, ev):
-        if self.state in (PROPOSED, ASKED) or (self.state == DEALING and self.peer_commit is None):
+        if self.state in (PROPOSED, ASKED):
             self._back_to_wait()
+        # DEALING stays: the same deal goes on when the other comes back in it (_up)
         ev.append(("lost", None))
 
     def _back_to_wait(self):
@@ -373,15 +390,19 @@ class LinkPlay:
                 self.note = MSG_OTHER_NEW if not flags & F_DEALING else None
                 if flags & F_DEALING and self.secret is not None and len(m.summaries) == 0:
                     # the other missed our reveal when the link went: it holds our commitment
-                    self.note = None
-                    self.chan.send(REVEAL, self.secret)
-                    self.peer_pos = (0, 0)
-                    self._resend((0, 0), position(m))
-                    ev.append(("up", None))
-                    return
+                    to = self._sendable(position(m))
+                    n = self._gap((0, 0), to)
+                    if n <= RESYNC_MAX:
+                        self.note = None
+                        self.chan.send(REVEAL, self.secret)
+                        self.peer_pos = (0, 0)
+                        self._resend((0, 0), to)
+                        ev.append(("up", None))
+                        return
+                    self.note = far_text(n, "move", "behind")
                 ev.append(("note", self.note))
                 return
-            if mid != m.seed or prc != rules_crc(m.rules.to_bytes()):
+            if mid != self._match_id(m) or prc != rules_crc(m.rules.to_bytes()):
                 self.note = MSG_OTHER_MATCH
                 ev.append(("note", self.note))
                 return
@@ -415,10 +436,23 @@ class LinkPlay:
             ev.append(("up", None))
             return
         # setting up a new match
-        if flags & F_MATCH:
-            if self.state == DEALING and self.peer_commit is not None and ph == 0:
+        if self.state == DEALING:
+            # Once this device holds the other's commitment it has revealed (or will): the deal is
+            # fixed.  A peer that leaves then, having seen the deal, gets the same deal back or
+            # none; a new one needs this player's press (MENU, then Connect).
+            if flags & F_DEALING:
+                self._commit()  # the same deal goes on: commitment (and reveal) again
+                ev.append(("up", None))
+                return
+            if flags & F_MATCH and ph == 0 and self.peer_commit is not None:
                 ev.append(("up", None))  # it started: its reveal is on its way again
                 return
+            if self.peer_commit is not None:
+                self.note = MSG_LEFT_DEAL
+                ev.append(("note", self.note))
+                return
+            # nothing of ours revealed: the setup may start over
+        if flags & F_MATCH:
             self.note = MSG_OTHER_RESUMES
             self._back_to_wait()
             ev.append(("note", self.note))
@@ -484,6 +518,9 @@ class LinkPlay:
                 self.left = True
                 self.chan.restart(now)
                 ev.append(("lost", None))
+            elif st == DEALING and self.peer_commit is not None:
+                self.note = MSG_LEFT_DEAL  # the deal is fixed: no other without a press
+                ev.append(("note", self.note))
             elif st != WAIT:
                 self._back_to_wait()
                 self.note = MSG_CANCELLED
@@ -525,7 +562,11 @@ class LinkPlay:
         if t == COMMIT:
             if st != DEALING or len(p) != 32:
                 return
-            self.peer_commit = bytes(p)
+            if self.peer_commit is None:
+                self.peer_commit = bytes(p)  # from here on the deal is fixed
+            elif bytes(p) != self.peer_commit:
+                self._fail(MSG_COMMIT_CHANGED, ev)  # a second try at a deal it likes better
+                return
             self.chan.send(REVEAL, self.secret)
             return
         if t == REVEAL:
@@ -544,6 +585,7 @@ class LinkPlay:
             else:
                 seed = seed_of(p, self.secret)
             self.state = PLAYING
+            self.note = None
             self.peer_pos = (0, 0)
             ev.append(("start", (self.rules, seed, self.seat)))
             return
@@ -554,7 +596,13 @@ class LinkPlay:
         self.state = DEALING
         self.secret = bytes(self.rand_bytes(SECRET))
         self.peer_commit = None
+        self._commit()
+
+    def _commit(self):
+        """Our commitment, and our reveal once we hold the other's (sent again after a reconnect)."""
         self.chan.send(COMMIT, sha256(self.secret).digest())
+        if self.peer_commit is not None:
+            self.chan.send(REVEAL, self.secret)
 
     def _move(self, p, now, ev):
         m = self.match

@@ -30,10 +30,11 @@ from gin.match import GAME_OVER
 from ui import keys
 from ui.screens import LINK, LINK_RULES, OVER_SCREEN, RESULT, SHEET, TABLE, TEXT, TITLE
 
-from link.session import MSG_OTHER_MATCH, MSG_OTHER_NEW, MSG_SAME_SEAT
+from link.session import MSG_LEFT_DEAL, MSG_OTHER_MATCH, MSG_OTHER_NEW, MSG_SAME_SEAT
 
 BUTTON_PRESS = 0
-GIVE_UP = (MSG_OTHER_NEW, MSG_OTHER_MATCH, MSG_SAME_SEAT)  # notes on which the people start over
+# notes on which the people start over (a deal the other left needs a press: MENU, Connect)
+GIVE_UP = (MSG_OTHER_NEW, MSG_OTHER_MATCH, MSG_SAME_SEAT, MSG_LEFT_DEAL)
 
 
 class PowerCut(Exception):
@@ -147,9 +148,9 @@ class Side:
                 app.link_start()
             return
         lk = app.link
-        if m is not None and lk is not None and lk.note in GIVE_UP:
-            # the other lost the match it had just begun (a power cut inside its first save), or
-            # came back with an older one: these people give up the match and connect again
+        if lk is not None and lk.note in GIVE_UP:
+            # the other lost the match it had just begun (a power cut inside its first save, or
+            # in the deal), or came back with an older one: these people give up and connect again
             self.abandon = True
             self.press(keys.MENU)
             return
