@@ -4,6 +4,8 @@ Each reproduction of issue 22 is a test here (they failed on the protocol before
 peer is host_tools.link.hostile.Peer, a real App on one end and a script on the other.
 """
 
+import pytest
+
 from gin.match import PLAYING
 from gin.round import DISCARD_PHASE, KNOCK, PASS
 from gin.rules import LOSER_DEALS, RuleSet
@@ -12,7 +14,7 @@ from ui import keys
 from ui.link import wrap
 from ui.screens import TEXT
 
-from host_tools.link.hostile import Peer, knocker, passive
+from host_tools.link.hostile import SCENARIOS, Peer, Watch, knocker, passive, run_one, tcp_ports
 from link import channel, session
 
 
@@ -267,3 +269,59 @@ def test_the_older_protocol_is_refused_in_one_line():
     assert p.app.view.sid == TEXT and p.app.link is None
     assert p.app.view.lines == wrap("Link protocol 1 there, %d here: update both" % session.PROTOCOL)
     assert session.PROTOCOL == 2
+
+
+# --- the hostile peer, seeded: every scenario, over the simulated cable and over TCP ------------------
+
+RUNS_PER_SCENARIO = 24  # 264 runs here; `python -m host_tools.link.hostile` runs 10,000
+BUDGET_MS = 15_000
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_hostile_peer_achieves_nothing(scenario):
+    lies = began = 0
+    for k in range(RUNS_PER_SCENARIO):
+        seed = 7000 + k * len(SCENARIOS) + SCENARIOS.index(scenario)
+        r = run_one(seed, scenario, budget_ms=BUDGET_MS)
+        assert not any(r["faults"].values()), "seed %d (%s): %s" % (seed, scenario, r["why"])
+        lies += r["lies"]
+        began += r["hands"] >= 0
+    assert lies >= RUNS_PER_SCENARIO  # it did lie
+    assert began >= RUNS_PER_SCENARIO // 2  # and mostly in a match, where lies matter most
+
+
+TCP_SCENARIOS = ("noise", "seat", "claims", "withhold", "abort", "flood", "midframe", "mixed")
+
+
+@pytest.mark.parametrize("scenario", TCP_SCENARIOS)
+def test_a_hostile_peer_over_tcp_achieves_nothing(scenario):
+    lies = 0
+    for k in range(2):
+        server, client = tcp_ports()  # real sockets, on localhost only
+        try:
+            assert server.connected and client.connected
+            seed = 9000 + 100 * k + SCENARIOS.index(scenario)
+            r = run_one(seed, scenario, ports=(server, client), budget_ms=BUDGET_MS)
+        finally:
+            client.shutdown()
+            server.shutdown()
+        assert not any(r["faults"].values()), "seed %d: %s" % (seed, r["why"])
+        lies += r["lies"]
+    assert lies > 0
+
+
+def test_the_referee_catches_what_it_counts():
+    # The soak's zeros mean something only if the Watch sees a fault when there is one.
+    p = Peer(seed=37)
+    w = Watch(p)
+    p.deal()
+    assert p.play(lambda: p.app.match.round.player == p.app.seat)
+    p.app.match.apply(p.app.match.round.legal_actions()[0])  # an action for the seat, not by its buttons
+    assert w.faults["seat"] == 1
+    w.after_step()
+    w.last = (w.last[0], (w.last[1][0], w.last[1][1] + 5), w.last[2])
+    w.after_step()
+    assert w.faults["rewind"] == 1
+    p.app.clear_save()
+    w.check_save()
+    assert w.faults["save"] == 1

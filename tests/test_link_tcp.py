@@ -120,3 +120,28 @@ def test_link_options_are_checked(args, message, tmp_path):
         timeout=60,
     )
     assert r.returncode == 2 and message in r.stderr, r.stderr
+
+
+def test_a_peer_that_never_stops_sending_can_not_stall_one_read():
+    from host_tools.link.tcp import READ_LIMIT
+
+    server = TcpPort(listen=0)
+    client = TcpPort(connect=("127.0.0.1", server.listen_port))
+    try:
+        server.open()
+        client.open()
+        _pump((server, client), lambda g: server.connected and client.connected)
+        client.write(b"\x55" * (4 * READ_LIMIT))
+        got = b""
+        for _ in range(500):
+            client.read()  # (flushes what the socket could not take at once)
+            data = server.read() or b""
+            assert len(data) <= READ_LIMIT
+            got += data
+            if len(got) >= 4 * READ_LIMIT:
+                break
+            time.sleep(0.002)
+        assert len(got) == 4 * READ_LIMIT
+    finally:
+        client.shutdown()
+        server.shutdown()

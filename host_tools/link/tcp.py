@@ -20,6 +20,7 @@ import time
 
 RETRY_S = 1.0
 MAX_READ = 4096
+READ_LIMIT = 16 * MAX_READ  # one read() returns at most this: a peer sending without end can't stall the loop
 
 
 class TcpPort:
@@ -70,9 +71,9 @@ class TcpPort:
             return None
         self._flush()
         out = bytearray()
-        while True:
+        while len(out) < READ_LIMIT:
             try:
-                chunk = self.sock.recv(MAX_READ)
+                chunk = self.sock.recv(min(MAX_READ, READ_LIMIT - len(out)))
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:
