@@ -176,17 +176,8 @@ def test_a_full_queue_drops_the_session_instead_of_raising():
 
 
 def _committed(p, secret=b"S" * 16):
-    """The App proposes, the script accepts and commits: the App reveals (the deal is fixed)."""
-    p.app.link_start()
-    p.run(1500)
-    p.chan.send(session.JOIN, b"\x00\x00")
-    p.run(300)
-    p.chan.send(session.ACCEPT)
-    p.run(300)
-    p.chan.send(session.COMMIT, session.sha256(secret).digest())
-    p.run(300)
-    (revealed,) = p.sent(session.REVEAL)
-    return revealed
+    """The script holds the App's commitment and reveal, the App the script's commitment: fixed."""
+    return p.commit(secret)
 
 
 def test_a_peer_that_leaves_after_seeing_the_reveal_can_not_get_another_deal():

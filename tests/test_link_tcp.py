@@ -61,13 +61,19 @@ def _pump(ports, until, timeout=5.0):
     raise AssertionError("timed out: %r" % (got,))
 
 
-def test_the_tcp_port_carries_the_very_same_bytes_and_survives_a_dropped_connection():
+def _connected():
+    """A listening TcpPort and one that called it, both connected (localhost)."""
     server = TcpPort(listen=0)
     client = TcpPort(connect=("127.0.0.1", server.listen_port))
+    server.open()
+    client.open()
+    _pump((server, client), lambda g: server.connected and client.connected)
+    return server, client
+
+
+def test_the_tcp_port_carries_the_very_same_bytes_and_survives_a_dropped_connection():
+    server, client = _connected()
     try:
-        server.open()
-        client.open()
-        _pump((server, client), lambda g: server.connected and client.connected)
         wire = frame.encode(b"\x16\x00\x01\x02\x68") * 3
         client.write(wire)
         got = _pump((server, client), lambda g: len(g[0]) >= len(wire))
@@ -125,12 +131,8 @@ def test_link_options_are_checked(args, message, tmp_path):
 def test_a_peer_that_never_stops_sending_can_not_stall_one_read():
     from host_tools.link.tcp import READ_LIMIT
 
-    server = TcpPort(listen=0)
-    client = TcpPort(connect=("127.0.0.1", server.listen_port))
+    server, client = _connected()
     try:
-        server.open()
-        client.open()
-        _pump((server, client), lambda g: server.connected and client.connected)
         client.write(b"\x55" * (4 * READ_LIMIT))
         got = b""
         for _ in range(500):

@@ -184,8 +184,8 @@ class Peer:
         return [p for tt, p in self.got if tt == t]
 
     # --- the match ------------------------------------------------------------------------------
-    def deal(self, secret=bytes(range(16))):
-        """The App proposes (the script waited 0), the script accepts, commits and reveals."""
+    def commit(self, secret=bytes(range(16))):
+        """The App proposes (the script waited 0), the script accepts and commits; the App's reveal."""
         self.app.link_start()
         self.run(1500)
         self.chan.send(session.JOIN, b"\x00\x00")
@@ -196,6 +196,11 @@ class Peer:
         self.chan.send(session.COMMIT, session.sha256(self.secret).digest())
         self.run(300)
         (theirs,) = self.sent(session.REVEAL)
+        return theirs
+
+    def deal(self, secret=bytes(range(16))):
+        """``commit``, then the script reveals too: the match begins."""
+        theirs = self.commit(secret)
         self.chan.send(session.REVEAL, self.secret)
         self.run(300)
         rules = RuleSet.from_bytes(self.app.settings["rules"])
