@@ -92,6 +92,15 @@ def _drop_module(name):
             pass
 
 
+# The computer players' code: loaded by the level that needs it, let go when the match ends.
+_AI_MODULES = ("gin.ai_hint", "gin.ai_expert", "gin.ai_hard", "gin.ai", "gin.ai_eval")
+
+
+def _drop_ai(names):
+    for name in names:
+        _drop_module(name)
+
+
 class App:
     def __init__(self, hw, resume=False):
 
@@ -424,8 +433,7 @@ class App:
         self.players = [None, None]
         self.demo = False
         self.view = None
-        _drop_module("gin.ai")
-        _drop_module("gin.ai_eval")
+        _drop_ai(_AI_MODULES)
         gc.collect()
 
     def end_match(self):
@@ -725,7 +733,11 @@ class App:
             return None
         from gin import ai
 
-        return ai.hint(m.observation(m.round.player), ai.LEVELS[self.level] == "expert")
+        level = ai.LEVELS[self.level]
+        h = ai.hint(m.observation(m.round.player), level == "expert")
+        if level != "hard" and level != "expert":
+            _drop_ai(("gin.ai_hint", "gin.ai_hard"))  # hard's code was loaded for this hint alone
+        return h
 
     # --- the computer's turn -------------------------------------------------------
 

@@ -568,7 +568,7 @@ def test_sheet_history_enters_hands_as_the_match_does():
 
 
 def test_crash_screen_is_one_line_of_error():
-    import main
+    import launch as main
 
     e = ValueError("bad card 'ZZ'")
     assert main.one_line(e) == "ValueError: bad card 'ZZ'"
@@ -862,7 +862,7 @@ def test_main_logs_a_crash_shows_it_and_restarts_into_the_game(board, tmp_path, 
     monkeypatch.chdir(tmp_path)
     from device import pico
 
-    import main
+    import launch as main
 
     hw = pico.build()
     frames = []
@@ -879,7 +879,7 @@ def test_main_runs_the_app_with_a_watchdog_and_resumes_after_a_crash(board, tmp_
     from device import pico
     from device.storage import FileStorage
 
-    import main
+    import launch as main
 
     seen = {}
 
@@ -916,7 +916,7 @@ def test_safe_mode_skips_the_app(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     from device import pins
 
-    import main
+    import launch as main
 
     g = {"__name__": "boot"}
     board.levels[pins.SAFE_PIN] = 0
@@ -984,7 +984,7 @@ def test_main_shows_the_title_before_it_imports_the_app(board, tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     from ui.splash import title_frame
 
-    import main
+    import launch as main
 
     frames_at_app = []
 
@@ -1004,8 +1004,8 @@ def test_the_code_loaded_before_the_title_is_small_and_holds_no_game():
 
     from host_tools.bench.ui import PRE_TITLE, import_closure, mpy_sizes
 
-    # main.py imports exactly PRE_TITLE's modules before it calls show_title
-    tree = ast.parse((ROOT / "main.py").read_text())
+    # launch.main (what main.py runs) imports exactly PRE_TITLE's modules before it calls show_title
+    tree = ast.parse((ROOT / "firmware" / "launch.py").read_text())
     body = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "main").body
     imported = []
     for node in body:

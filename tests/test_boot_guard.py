@@ -22,7 +22,7 @@ def _boot(machine, monkeypatch, run_ms=0):  # noqa: F811 (the fixture)
     """One power-on of main.main(): 'reset' when it restarts, else the App it ran (stopped by Ctrl-C)."""
     import app as appmod
 
-    import main
+    import launch as main
 
     seen = {}
     real_init = appmod.App.__init__
@@ -112,9 +112,13 @@ def test_power_cuts_while_starting_count_nothing_but_hangs_do():
     fs = MemFS({sg.GAME_FILE: b"x"})
     st = FileStorage("", fs)
     for _ in range(4):  # switched off and on again and again during the first seconds
-        BootGuard(st).start(hung=False)
+        g = BootGuard(st)
+        g.start(hung=False)
+        g.arm()  # the first frame is on the glass (main.py's order)
     assert BootGuard(st).strikes == 0 and sg.GAME_FILE in fs.files
-    BootGuard(st).start(hung=True)  # the last boot hung while starting: the watchdog fired
+    g = BootGuard(st)
+    g.start(hung=True)  # the last boot hung while starting: the watchdog fired
+    g.arm()
     g = BootGuard(st)
     assert g.strikes == 1
     g.start(hung=True)
@@ -152,7 +156,7 @@ def test_a_deliberate_restart_is_not_logged_as_a_hang(machine, tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     from device import pico
 
-    import main
+    import launch as main
 
     with pytest.raises(SystemExit):
         pico.restart()  # what the crash handler and hw.reset() do
@@ -201,3 +205,58 @@ def test_a_huge_crash_log_is_not_read_whole(machine, tmp_path, monkeypatch):  # 
     hw.log("after")
     data = (tmp_path / pico.LOG_FILE).read_bytes()
     assert data == b"after\n"
+
+
+# --- the path to the title, and a crash with no memory left -------------------------------------
+
+
+def test_an_ordinary_boot_writes_nothing_before_its_first_frame():
+    """The guard's flag costs an erase and writes on a Pico: arm() puts it down after the title."""
+    fs = MemFS({sg.GAME_FILE: b"x"})
+    g = BootGuard(FileStorage("", fs))
+    assert g.start(hung=False) is None
+    assert bootguard.STRIKES_FILE not in fs.files  # nothing on the flash yet
+    g.arm()
+    assert fs.files[bootguard.STRIKES_FILE] == b"\x01\x00"  # early, no strikes
+
+
+def test_the_first_frame_comes_before_the_guards_flag(machine, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
+    monkeypatch.chdir(tmp_path)
+    from device import pico
+
+    seen = []
+    real_write = pico.FileStorage.write_atomic
+
+    def write_atomic(self, name, data, keep=True):
+        seen.append(("write", name))
+        return real_write(self, name, data, keep)
+
+    monkeypatch.setattr(pico.FileStorage, "write_atomic", write_atomic)
+    real_show = pico.Display.show
+
+    def show(self, buf):
+        seen.append(("frame", None))
+        return real_show(self, buf)
+
+    monkeypatch.setattr(pico.Display, "show", show)
+    _boot(machine, monkeypatch, run_ms=100)
+    kinds = [k for k, name in seen if k == "frame" or name == bootguard.STRIKES_FILE]
+    assert "write" in kinds and kinds.index("write") >= 2, seen  # the splash and the title menu first
+
+
+def test_an_out_of_memory_crash_says_so_on_the_glass(board, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from device import pico
+
+    import launch
+
+    hw = pico.build()
+    frames = []
+    monkeypatch.setattr(hw.display, "show", lambda buf: frames.append(bytes(buf)) or True)
+    e = MemoryError("memory allocation failed, allocating 8193 bytes")
+    with pytest.raises(SystemExit):
+        launch.crash(hw, e, pico.restart)
+    assert b"MemoryError: memory allocation failed" in hw.storage.read(pico.LOG_FILE)
+    oom = bytes(launch.crash_frame(launch.one_line(e), 0, None, True).buf)
+    assert frames[0] == oom != bytes(launch.crash_frame(launch.one_line(e)).buf)
+    assert launch._reserve is None  # the reserve went to the crash path

@@ -465,3 +465,19 @@ def test_offline_deploy_without_a_driver_stops_before_changing_the_board(mini, b
     r = make("deploy", "NO_MIP=1", tree=mini, port=board.url)
     assert r.returncode != 0 and "DRIVER=path/to/ssd1306.py" in r.stderr and "Traceback" not in r.stderr
     assert board.files() == before and board.hard_resets == 0
+
+
+def test_deploy_and_reset_flag_their_reset_so_the_next_boot_logs_no_hang(mini, board, stub_driver):
+    """machine.reset() is a watchdog reset on the RP2040: unflagged, a blank board's first boot
+    after a deploy logged '--- watchdog reset: the loop hung' (device/pico.py reads the flag)."""
+    import re
+
+    from host_tools.deploy import RESET_FLAG
+
+    pico_src = (ROOT / "firmware" / "device" / "pico.py").read_text()
+    assert re.search(r'^RESET_FLAG = "%s"' % re.escape(RESET_FLAG), pico_src, re.M)
+    ok(make("deploy", f"DRIVER={stub_driver}", tree=mini, port=board.url))
+    assert board.files().get(RESET_FLAG) == b"1"
+    assert mpremote(board.url, "rm", ":" + RESET_FLAG).returncode == 0
+    ok(make("reset", port=board.url))
+    assert board.files().get(RESET_FLAG) == b"1"

@@ -418,7 +418,7 @@ class _Shown:
 
 
 def scene_crash():
-    import main
+    import launch as main
 
     return _Shown(
         main.crash_frame(main.one_line(ValueError("bad card 'ZZ': rank must be one of A23456789TJQK")))
@@ -426,7 +426,7 @@ def scene_crash():
 
 
 def scene_safe_mode():
-    import main
+    import launch as main
 
     return _Shown(main.safe_frame())
 

@@ -6,9 +6,11 @@ handler restarts the board into the same save, which fails again: a loop a
 player can't leave.  main.py keeps a count of such early failures in a tiny
 file (``boot.try``: the "early" flag and the count) and acts on it:
 
-- at the start of a boot, ``start(hung)`` raises the early flag; a real
-  watchdog hang of the previous boot while its flag was up (``hung``) counts
-  as a failure too;
+- at the start of a boot, ``start(hung)`` decides: a real watchdog hang of
+  the previous boot while its flag was up (``hung``) counts as a failure, and
+  a save that keeps failing is set aside before the app reads it; once the
+  first frame is on the glass, ``arm()`` raises the early flag on flash (its
+  erase and writes are kept off the path to the title);
 - an exception while early: ``failed()`` counts it;
 - after ``STABLE_MS`` of normal running: ``tick()`` forgets the count;
 - a power cut counts nothing (the flag is up, but no hang and no exception).
@@ -84,6 +86,7 @@ class BootGuard:
 
         Returns the line to show at the title, or None.
         """
+        counted = self.strikes
         if hung and self.was_early:
             self.strikes += 1
         if self.strikes >= 2:
@@ -94,9 +97,15 @@ class BootGuard:
                 if self._move_aside(name):
                     self.message = MSG_RESET
             self.strikes = 2  # the game is gone already; start counting towards the next step
-        self.early = True
-        self._write()
+        self.early = True  # in memory now, on flash at arm() (or at failed(), whichever first)
+        if self.strikes != counted or self.set_aside:
+            self._write()  # a counted hang must outlive a power cut before arm(): rare, not on every boot
         return self.message
+
+    def arm(self):
+        """Put the early flag on flash: a hang from now on is counted at the next boot."""
+        if self.early:
+            self._write()
 
     def failed(self):
         """An exception while starting or in the first moments: one more strike."""
@@ -105,8 +114,11 @@ class BootGuard:
             self._write()
 
     def tick(self, ms_running):
-        """Call from the loop: after STABLE_MS of running, the boot counts as good."""
+        """Call from the loop: after STABLE_MS of running, the boot counts as good.
+
+        Returns whether the boot is still in its first moments (False: done with the guard)."""
         if self.early and ms_running >= STABLE_MS:
             self.early = False
             self.strikes = 0
             self._write()
+        return self.early

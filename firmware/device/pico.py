@@ -15,7 +15,6 @@ import machine
 from device import pins
 from device.buttons import BUTTON_NAMES, PicoButtons
 from device.display import Display
-from device.linkport import UartPort
 from device.storage import LOG_FILE, LOG_MAX, FileStorage
 
 NO_DRIVER = (
@@ -85,7 +84,7 @@ class PicoHw:
         self.storage = FileStorage("")
         self.sound = Piezo(pins.PIEZO) if pins.PIEZO is not None else Silent()
         self.led = Led(pins.LED)
-        self.link = UartPort()  # the link cable (UART0); set up only while a link match runs
+        self._link = None  # the link cable (UART0): its code is loaded when a link match asks for it
         self._adc = None
         self._radio_cs = None
         if pins.VSYS_ADC is not None:
@@ -98,6 +97,14 @@ class PicoHw:
             # the one fault a person can't see the cause of: say it on the serial console (once, at
             # boot) and in the crash log, besides the LED's blinking (log() prints it: no display)
             self.log(NO_DRIVER)
+
+    @property
+    def link(self):
+        if self._link is None:
+            from device.linkport import UartPort
+
+            self._link = UartPort()
+        return self._link
 
     def battery_mv(self):
         """VSYS in mV through the Pico's divider, or None without a gauge."""

@@ -36,6 +36,16 @@ _PASSED = (-3, -2, -1)
 _TOOK = (10, 8, 4)
 
 
+def fingerprint(obs):
+    """A small int from the public state: the salt of a decision's random stream."""
+    h = obs.hand
+    x = h[0] ^ (h[1] << 1) ^ (h[2] << 2) ^ (h[3] << 3)
+    x = (x * 31 + len(obs.pile)) & 0xFFFF
+    x = (x * 31 + obs.stock_size + 53 * obs.phase) & 0xFFFF
+    x = (x * 31 + (obs.pile[-1] if obs.pile else 52)) & 0xFFFF
+    return x
+
+
 class Scratch:
     """Per-player buffers, reused by every decision (the player's retained state)."""
 

@@ -62,7 +62,8 @@ single small ints: a tuple would be a heap object).
 """
 
 from gin import ai_eval as E
-from gin.ai_hard import R_DISCARD, R_KNOCK, HardPlayer, fingerprint
+from gin.ai_eval import fingerprint
+from gin.ai_hard import R_DISCARD, R_KNOCK, HardPlayer
 from gin.melds import deadwood4, deadwood_after_discard4
 from gin.meldtables import RUN_DW
 from gin.round import DRAW_STOCK, KNOCK, OFFER, TAKE_DISCARD

@@ -74,16 +74,6 @@ def _match_point(obs, win, lose):
     return closes, ends
 
 
-def fingerprint(obs):
-    """A small int from the public state: the salt of a decision's random stream."""
-    h = obs.hand
-    x = h[0] ^ (h[1] << 1) ^ (h[2] << 2) ^ (h[3] << 3)
-    x = (x * 31 + len(obs.pile)) & 0xFFFF
-    x = (x * 31 + obs.stock_size + 53 * obs.phase) & 0xFFFF
-    x = (x * 31 + (obs.pile[-1] if obs.pile else 52)) & 0xFFFF
-    return x
-
-
 # The opponent's likely deadwood (before lay-offs) by turns played / 2, measured
 # in the arena when a player knocks against sound opponents.
 _OPP_DW = b"\x2e\x2a\x24\x1f\x1b\x18\x16\x14\x12\x11\x10\x0f\x0e"

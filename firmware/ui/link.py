@@ -75,7 +75,7 @@ class LinkRules:
         self.top = 0
         self.ok = True
         try:
-            from ui.pages import rule_lines
+            from ui.rulelines import rule_lines
 
             self.lines = rule_lines(RuleSet.from_bytes(arg))
         except GinError as e:

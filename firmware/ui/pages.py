@@ -1,10 +1,10 @@
 """Pages of text: how to play, stats, the discard pile, the rules, passing the device."""
 
 from gin.levels import LEVELS
-from gin.rules import DEALER_NAMES, HIGHER_TALLY, OFFER_DEALER_PLAYS, PRESET_TITLES, RANDOM
 from ui import keys
 from ui.draw import card_str, center, header, label, legend, level_title, scroll_lines, scrolled, verb
 from ui.font import NORMAL, SMALL
+from ui.rulelines import rule_lines
 from ui.screens import HELP as HELP_SCREEN
 from ui.screens import PASS_SCREEN, PILE, RULES_TEXT, STATS, TABLE, TEXT, TITLE
 
@@ -79,38 +79,6 @@ HELP = (
         "rules, save and quit",
     ),
 )
-
-
-def rule_lines(rs):
-    """The rules screen's lines for a RuleSet (each fits the 21 columns of the normal font)."""
-    lines = [
-        "Preset: " + PRESET_TITLES[rs.preset],
-        "Target: %d" % rs.target,
-        "Knock at: %d or less" % rs.knock_limit if not rs.straight else "Knock: gin only",
-        "Gin bonus: %d" % rs.gin_bonus,
-        "Undercut: %d" % rs.undercut_bonus,
-        ("Big gin: %d" % rs.big_gin_bonus) if rs.big_gin else "Big gin: off",
-        "Box bonus: %d" % rs.box_bonus,
-        "Game bonus: %d" % rs.game_bonus,
-        "Shutout bonus: %d" % rs.shutout_bonus,
-        "Next deal: " + DEALER_NAMES[rs.next_dealer],
-    ]
-    if rs.oklahoma:
-        lines.append("Oklahoma: the upcard")
-        lines.append("sets the knock limit")
-        if rs.oklahoma_spade_double:
-            lines.append("Spade upcard: x2")
-    if rs.hollywood:
-        lines.append("Hollywood: 3 games")
-    if rs.gin_forced:
-        lines.append("Gin is forced")
-    if rs.upcard_offer == OFFER_DEALER_PLAYS:
-        lines.append("Upcard: dealer plays")
-    if rs.first_dealer == RANDOM:
-        lines.append("First deal: random")
-    if rs.game_winner == HIGHER_TALLY:
-        lines.append("Winner: higher tally")
-    return lines
 
 
 class TextPage:

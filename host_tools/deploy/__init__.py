@@ -20,6 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 DEFAULT_BUILD = ROOT / "build" / "mpy"
 CRASH_LOG = "crash.log"  # device/storage.py LOG_FILE
+RESET_FLAG = "reset.flag"  # device/pico.py RESET_FLAG: the coming reset is wanted, not a hang
 
 
 class DeployError(Exception):

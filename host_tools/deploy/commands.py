@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from host_tools.deploy import CRASH_LOG, DEFAULT_BUILD, ROOT, DeployError, messages
+from host_tools.deploy import CRASH_LOG, DEFAULT_BUILD, RESET_FLAG, ROOT, DeployError, messages
 from host_tools.deploy.board import Board, mpremote_cmd, program
 from host_tools.deploy.closure import ENTRY_FILES, Entry, closure
 from host_tools.deploy.compile import build, compile_mpy
@@ -294,8 +294,7 @@ def deploy(
             log("deploy: up to date; the board waits at its REPL (make reset starts the game)")
         return p
     if reset:
-        board.run("reset")
-        board.wait_restart()
+        restart_board(board)
         log("deploy: done; the game is starting on the Pico")
     else:
         log("deploy: done; the board waits at its REPL (make reset starts the game)")
@@ -324,9 +323,15 @@ def logs(board: Board) -> str:
     return board.exec("logs", f"logs({CRASH_LOG!r})")
 
 
-def reset(board: Board, log=print) -> None:
-    board.run("reset")
+def restart_board(board: Board) -> None:
+    """Reset the board and wait for it.  On the RP2040 machine.reset() is a watchdog reset: the
+    flag written first tells the game's next boot that nothing hung (device/pico.py)."""
+    board.run("exec", f"open({RESET_FLAG!r}, 'w').write('1')", "+", "reset")
     board.wait_restart()
+
+
+def reset(board: Board, log=print) -> None:
+    restart_board(board)
     log("reset: the Pico restarted into the game")
 
 

@@ -26,10 +26,18 @@ def mpy_cross_binary() -> str:
         return found
 
 
+# -O3 leaves out the line-number tables: about 7 % of the code, and so of the Pico's heap, which
+# holds every imported module (docs/ARCHITECTURE.md, "Memory").  A traceback on the board still
+# names each file and function; the same code on the host gives the lines.
+MPY_OPT = "-O3"
+
+
 def compile_mpy(source: Path, out: Path, name: str, tool: str | None = None) -> None:
     """Compile one source file to .mpy (named `name` in tracebacks)."""
     r = subprocess.run(
-        [tool or mpy_cross_binary(), "-o", str(out), "-s", name, str(source)], capture_output=True, text=True
+        [tool or mpy_cross_binary(), MPY_OPT, "-o", str(out), "-s", name, str(source)],
+        capture_output=True,
+        text=True,
     )
     if r.returncode != 0:
         raise DeployError(f"mpy-cross failed on {source}:\n{(r.stderr or r.stdout).strip()}")

@@ -1,0 +1,221 @@
+"""The device's start: build the Pico hardware, run the app, and come back from any crash.
+
+main.py (MicroPython runs it by name, from source) only calls ``main()`` here: this module
+ships compiled like the rest, so the board neither compiles it at every boot (~75 ms) nor
+keeps its source's compile-time garbage in the heap.
+
+- An unexpected exception is written to crash.log in flash (full traceback),
+  shown on the screen in one line, and the board restarts into the saved game.
+- A hardware watchdog (8 s) restarts a hung loop the same way.  The log
+  names a hang only when the watchdog really fired: deliberate restarts
+  leave a flag first (device/pico.py).
+- A crash-proof boot (device/bootguard.py): a save that makes the app fail
+  while starting, or in its first moments after resuming, twice in a row, is
+  moved aside (game.bad) and the board comes up at the title saying so.
+- Safe mode (boot.py: the safe button held at power-on) skips all of this and
+  leaves the REPL free.  Ctrl-C from a terminal stops the app and the
+  watchdog, for the same reason.
+"""
+
+import gc
+import sys
+import time
+
+try:
+    import micropython
+
+    # A traceback for an exception raised with the heap full (or in an interrupt).
+    micropython.alloc_emergency_exception_buf(160)
+except (ImportError, AttributeError):  # CPython
+    micropython = None
+
+WDT_MS = 8000  # the RP2040's longest is 8.3 s
+CRASH_SHOW_MS = 5000  # long enough to read a scrolling line once
+NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
+RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log and show itself
+MSG_NO_MEMORY = "Out of memory."
+
+# Room for the crash path, allocated while the heap is young (main() fills it): a crash with the
+# heap exhausted frees this first, so the traceback, the crash.log line and the screen still fit.
+_reserve = None
+# The game's packages, let go before the crash path runs, but for what the crash screen needs.
+_CRASH_DROPS = ("app", "savegame", "prefs", "gin", "link", "ui")
+_CRASH_KEEPS = ("ui", "ui.canvas", "ui.draw", "ui.font")
+
+
+def one_line(e):
+    """'ValueError: bad card' — an exception as one screen line."""
+    s = type(e).__name__
+    if e.args:
+        s += ": " + str(e.args[0])
+    return s
+
+
+def crash_frame(text, now_ms=0, canvas=None, no_memory=False):
+    """The crash screen: what went wrong in one line (scrolling if long), and what happens next."""
+    from ui.canvas import Canvas
+    from ui.draw import banner, center, header
+    from ui.font import NORMAL, SMALL
+
+    c = canvas if canvas is not None else Canvas()
+    c.fill(0)
+    header(c, "SORRY \u00b7 AN ERROR")
+    center(c, MSG_NO_MEMORY if no_memory else "Something broke.", 14, NORMAL)
+    banner(c, text, 30, now_ms, False, SMALL)
+    center(c, "Logged to crash.log", 42, SMALL)
+    center(c, "Restarting into your game\u2026", 52, SMALL)
+    return c
+
+
+def safe_frame():
+    from ui.canvas import Canvas
+    from ui.draw import center, header
+    from ui.font import NORMAL, SMALL
+
+    c = Canvas()
+    header(c, "SAFE MODE")
+    center(c, "The app is skipped.", 16, NORMAL)
+    center(c, "REPL free for mpremote", 32, SMALL)
+    center(c, "Reset to play again", 44, SMALL)
+    return c
+
+
+def _safe_mode():
+    try:
+        from device import pins
+        from device.display import Display
+        from device.pico import i2c
+
+        Display(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT)).show(safe_frame().buf)
+    except Exception as e:
+        print("safe mode screen:", one_line(e))
+
+
+def _has_save(hw):
+    """Is there a game to resume?  Only the file's presence: the app checks it properly."""
+    st = hw.storage
+    try:  # sizes only (an emptied file is no game: see FileStorage.remove)
+        return st.exists("game.sav") or st.exists("game.sav.bak")
+    except Exception:  # noqa: BLE001 - a strange flash: the app will say what it finds
+        return False
+
+
+def free_for_crash():
+    """Let go of the reserve and of the game's modules, then collect.
+
+    The app and the game are gone by now (main() drops them): what they imported goes too,
+    so an out-of-memory crash finds tens of KB free for its log line and its screen.  Only on
+    the device: a host keeps its modules (its tests go on with the same classes).
+    """
+    global _reserve
+    _reserve = None
+    if sys.implementation.name == "micropython" and sys.platform == "rp2":
+        for name in list(sys.modules):
+            top = name.split(".")[0]
+            if top in _CRASH_DROPS and name not in _CRASH_KEEPS:
+                sys.modules.pop(name, None)
+    gc.collect()
+
+
+def crash(hw, e, restart, canvas=None):
+    """Log, show, remember to resume, restart.  Every step may fail: the reset must still come."""
+    free_for_crash()
+    try:
+        import io
+
+        out = io.StringIO()
+        sys.print_exception(e, out)  # MicroPython's traceback printer
+        text = out.getvalue()
+    except Exception:
+        text = one_line(e)
+    try:
+        hw.log("--- crash at %d ms: %s" % (time.ticks_ms(), text))
+    except Exception:
+        pass
+    line = one_line(e)
+    no_memory = isinstance(e, MemoryError)
+    t0 = time.ticks_ms()
+    while time.ticks_diff(time.ticks_ms(), t0) < CRASH_SHOW_MS:
+        try:
+            canvas = crash_frame(line, time.ticks_diff(time.ticks_ms(), t0), canvas, no_memory)
+            hw.display.show(canvas.buf)
+        except Exception:
+            pass
+        if hw.feed is not None:
+            hw.feed()
+        time.sleep_ms(60)
+    restart()
+
+
+def main(safe=None):
+    """Run the game; safe: boot.py's reading of the safe-mode button (None: read it here)."""
+    global _reserve
+    from device import pico
+
+    if safe is None:
+        safe = pico.safe_held()
+    if safe:
+        _safe_mode()
+        return
+    _reserve = bytearray(RESERVE_BYTES)
+    hw = pico.build()
+    # The title on the glass first: the app, the rules core and the computer players take a
+    # while to load (ui/splash.py).
+    from ui.splash import show_title
+
+    show_title(hw.display, _has_save(hw))
+    _drop("ui.splash")
+    deliberate = pico.was_deliberate(hw.storage)
+    hung = pico.woke_from_watchdog() and not deliberate
+    if hung:
+        hw.log("--- watchdog reset: the loop hung")
+    from device.bootguard import BootGuard
+
+    guard = BootGuard(hw.storage)
+    note = guard.start(hung)  # decides (and sets a failing save aside); writes nothing yet
+    if guard.set_aside:
+        hw.log("--- the app failed twice at start-up: set aside " + " ".join(guard.set_aside))
+    app = step = None
+    canvas = None
+    try:
+        from app import App
+
+        # Every boot resumes the saved game where it was: power cut, crash or hang alike.
+        app = App(hw, True)
+        canvas = app.canvas
+        if note:
+            app.say(note, False, NOTE_MS)
+        feed = pico.start_watchdog(WDT_MS)
+        hw.feed = feed
+        step = app.step
+        ready = hw.buttons.ready
+        ms = step()  # the title (or the resumed table) on the glass
+        # The boot guard's flag and the meld tables only now, off the path to the first frame:
+        # the tables (two 8 KB blocks, needed by every game) while the heap is still young.
+        guard.arm()
+        import gin.meldtables  # noqa: F401
+        t0 = time.ticks_ms()
+        while True:
+            feed()
+            # sleep, but wake within a millisecond of a press: it is drawn at once
+            while ms > 0 and not ready():
+                time.sleep_ms(1)
+                ms -= 1
+            if guard.early:  # the first moments: a failure now counts towards setting the save aside
+                if not guard.tick(time.ticks_diff(time.ticks_ms(), t0)):
+                    _drop("device.bootguard")
+            ms = step()
+    except KeyboardInterrupt:
+        pico.stop_watchdog()
+        hw.buttons.stop()
+        pico.mark_deliberate(hw.storage)  # the host's reset that follows is not a hang
+        print("Stopped: the REPL is yours.")
+    except Exception as e:
+        app = step = None  # the game is saved at every move: let it go, its memory is the crash's
+        guard.failed()
+        crash(hw, e, lambda: pico.restart(hw.storage), canvas)
+
+
+def _drop(name):
+    """Forget a module that has done its job, so the GC can take its code back."""
+    sys.modules.pop(name, None)
