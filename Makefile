@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 VENV_STAMP := $(VENV)/.gin-deps-installed
 NODE_STAMP := $(MPWASM)/node_modules/.gin-deps-installed
 
-.PHONY: help setup test test-mp lint fmt play bench arena soak screenshots golden clean distclean web web-measure browser-check
+.PHONY: help setup test test-mp lint fmt play bench arena soak screenshots golden clean distclean web web-measure browser-check pico
 
 help: ## List the targets (this text)
 	@echo "Gin Rummy handheld. Usage: make TARGET"
@@ -96,6 +96,10 @@ soak: setup ## The long soaks: 10,000 hands of every level, 1,000 save-and-reboo
 	$(PY) -m host_tools.bench.soak
 	$(PY) -m host_tools.bench.soak_saves
 	$(PY) -m host_tools.link.soak
+
+PICO_ARGS ?=
+pico: setup ## The deployed files on an emulated Pico (../shared/pico): every mode, heap and timing budget
+	$(PY) -m host_tools.pico $(PICO_ARGS)
 
 screenshots: $(VENV_STAMP) $(NODE_STAMP) ## Regenerate the README pictures in docs/screenshots (simulator; the web page in chromium)
 	$(PY) -m host_tools.simulator.screenshot

@@ -35,9 +35,10 @@ NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute
 RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log and show itself
 MSG_NO_MEMORY = "Out of memory."
 
-# Room for the crash path, allocated while the heap is young (main() fills it): a crash with the
-# heap exhausted frees this first, so the traceback, the crash.log line and the screen still fit.
-_reserve = None
+# Room for the crash path, allocated while the heap is young (main() fills it after the first
+# frame): a crash with the heap exhausted frees this first, so the traceback, the crash.log line
+# and the screen still fit.
+crash_reserve = None
 # The game's packages, let go before the crash path runs, but for what the crash screen needs.
 _CRASH_DROPS = ("app", "savegame", "prefs", "gin", "link", "ui")
 _CRASH_KEEPS = ("ui", "ui.canvas", "ui.draw", "ui.font")
@@ -107,8 +108,8 @@ def free_for_crash():
     so an out-of-memory crash finds tens of KB free for its log line and its screen.  Only on
     the device: a host keeps its modules (its tests go on with the same classes).
     """
-    global _reserve
-    _reserve = None
+    global crash_reserve
+    crash_reserve = None
     if sys.implementation.name == "micropython" and sys.platform == "rp2":
         for name in list(sys.modules):
             top = name.split(".")[0]
@@ -149,7 +150,7 @@ def crash(hw, e, restart, canvas=None):
 
 def main(safe=None):
     """Run the game; safe: boot.py's reading of the safe-mode button (None: read it here)."""
-    global _reserve
+    global crash_reserve
     from device import pico
 
     if safe is None:
@@ -157,7 +158,6 @@ def main(safe=None):
     if safe:
         _safe_mode()
         return
-    _reserve = bytearray(RESERVE_BYTES)
     hw = pico.build()
     # The title on the glass first: the app, the rules core and the computer players take a
     # while to load (ui/splash.py).
@@ -190,9 +190,11 @@ def main(safe=None):
         step = app.step
         ready = hw.buttons.ready
         ms = step()  # the title (or the resumed table) on the glass
-        # The boot guard's flag and the meld tables only now, off the path to the first frame:
-        # the tables (two 8 KB blocks, needed by every game) while the heap is still young.
+        # The boot guard's flag, the crash path's reserve and the meld tables only now, off the
+        # path to the first frame; the tables (two 8 KB blocks, needed by every game) while the
+        # heap is still young.
         guard.arm()
+        crash_reserve = bytearray(RESERVE_BYTES)
         import gin.meldtables  # noqa: F401
         t0 = time.ticks_ms()
         while True:

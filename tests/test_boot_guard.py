@@ -244,7 +244,7 @@ def test_the_first_frame_comes_before_the_guards_flag(machine, tmp_path, monkeyp
     assert "write" in kinds and kinds.index("write") >= 2, seen  # the splash and the title menu first
 
 
-def test_an_out_of_memory_crash_says_so_on_the_glass(board, tmp_path, monkeypatch):
+def test_an_out_of_memory_crash_says_so_on_the_glass(machine, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
     monkeypatch.chdir(tmp_path)
     from device import pico
 
@@ -254,9 +254,10 @@ def test_an_out_of_memory_crash_says_so_on_the_glass(board, tmp_path, monkeypatc
     frames = []
     monkeypatch.setattr(hw.display, "show", lambda buf: frames.append(bytes(buf)) or True)
     e = MemoryError("memory allocation failed, allocating 8193 bytes")
+    monkeypatch.setattr(launch, "crash_reserve", bytearray(launch.RESERVE_BYTES))  # as main() holds it
     with pytest.raises(SystemExit):
         launch.crash(hw, e, pico.restart)
     assert b"MemoryError: memory allocation failed" in hw.storage.read(pico.LOG_FILE)
     oom = bytes(launch.crash_frame(launch.one_line(e), 0, None, True).buf)
     assert frames[0] == oom != bytes(launch.crash_frame(launch.one_line(e)).buf)
-    assert launch._reserve is None  # the reserve went to the crash path
+    assert launch.crash_reserve is None  # the reserve went to the crash path

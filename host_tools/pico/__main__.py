@@ -31,7 +31,7 @@ def main(argv=None) -> int:
         for f in out:
             state = "ok" if not f.problems else "FAIL: " + "; ".join(f.problems)
             print(f"pico: {f.name}: {sc.ms / 1000:.0f} s emulated in {time.monotonic() - t0:.0f} s; "
-                  f"min free {check._kb(f.min_free())} KB, largest block {check._kb(f.min_block())} KB; {state}",
+                  f"min free {check.kb(f.min_free())} KB, largest block {check.kb(f.min_block())} KB; {state}",
                   flush=True)  # fmt: skip
         figs += out
     print()

@@ -61,8 +61,11 @@ def _env() -> dict[str, str]:
     return env
 
 
-def build_fs(out: Path, *, settings: bytes | None = None, files: dict[str, bytes] | None = None) -> Path:
-    """The files `make deploy` copies (shared/pico's build_fs.sh), main.py swapped for the probe.
+def build_fs(
+    out: Path, *, settings: bytes | None = None, files: dict[str, bytes] | None = None, probe: bool = True
+) -> Path:
+    """The files `make deploy` copies (shared/pico's build_fs.sh), main.py swapped for the probe
+    (probe=False: exactly as deployed, for timings the probe's own start would lengthen).
 
     settings: a settings.sav record to put on the flash (the mode and level a run starts in)."""
     script = shared_pico() / "handheld" / "build_fs.sh"
@@ -70,8 +73,9 @@ def build_fs(out: Path, *, settings: bytes | None = None, files: dict[str, bytes
     r = subprocess.run(["bash", str(script), str(ROOT), str(WORK / "ssd1306.py"), str(out)], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("build_fs.sh failed:\n" + r.stdout + r.stderr)
-    (out / "main.py").rename(out / "gin_main.py")
-    shutil.copyfile(PROBE_MAIN, out / "main.py")
+    if probe:
+        (out / "main.py").rename(out / "gin_main.py")
+        shutil.copyfile(PROBE_MAIN, out / "main.py")
     if settings is not None:
         (out / "settings.sav").write_bytes(settings)
     for name, data in (files or {}).items():
