@@ -196,6 +196,7 @@ def main(safe=None):
         guard.arm()
         crash_reserve = bytearray(RESERVE_BYTES)
         import gin.meldtables  # noqa: F401
+
         t0 = time.ticks_ms()
         while True:
             feed()

@@ -239,6 +239,7 @@ class NormalPlayer(_Simple):
 
 # --- hint ---------------------------------------------------------------------
 
+
 def hint(obs, expert=False):
     """(action, reason) for the person's side: the hard player's choice (the expert's with
     expert=True) and a one-line reason (gin/ai_hint.py, loaded only when a hint is asked for)."""

@@ -12,7 +12,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m host_tools.pico", description=check.__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="the short run of make test (about 3 minutes)")
     ap.add_argument("--only", default="", help="comma-separated scenario names (boot, easy, ..., link-cut)")
-    ap.add_argument("--minutes", type=float, default=10.0, help="emulated minutes of play for expert, watch, link")
+    ap.add_argument(
+        "--minutes", type=float, default=10.0, help="emulated minutes of play for expert, watch, link"
+    )
     ap.add_argument("--no-budget", action="store_true", help="report the figures, fail only on crashes")
     args = ap.parse_args(argv)
     try:

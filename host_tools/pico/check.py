@@ -249,7 +249,9 @@ def run_scenario(sc: Scenario, fs_root: Path, budget: bool) -> list[Figures]:
             out.append(f)
         return out
     files = {"PROBE_FILL": b"1"} if sc.fill_heap else None
-    fs = emu.build_fs(fs_root / sc.name, settings=settings_record(sc.mode, sc.level), files=files, probe=sc.probe)
+    fs = emu.build_fs(
+        fs_root / sc.name, settings=settings_record(sc.mode, sc.level), files=files, probe=sc.probe
+    )
     text = "\n".join(sc.buttons) + "\n"
     run = emu.run_one(sc.name, fs, sc.ms, text)
     f = read_run(sc.name, run, press_times(sc.buttons))

@@ -70,7 +70,9 @@ def build_fs(
     settings: a settings.sav record to put on the flash (the mode and level a run starts in)."""
     script = shared_pico() / "handheld" / "build_fs.sh"
     out.parent.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["bash", str(script), str(ROOT), str(WORK / "ssd1306.py"), str(out)], capture_output=True, text=True)
+    r = subprocess.run(
+        ["bash", str(script), str(ROOT), str(WORK / "ssd1306.py"), str(out)], capture_output=True, text=True
+    )
     if r.returncode != 0:
         raise RuntimeError("build_fs.sh failed:\n" + r.stdout + r.stderr)
     if probe:
