@@ -12,7 +12,9 @@ TOPS = ("firmware", "host_tools", "tests", "docs", "hardware", "mk", ".ci")
 # a path: one of the top folders, then name characters (a trailing . or , ends the sentence)
 PATH = re.compile(r"(?<![\w./~-])((?:%s)/[\w./*-]*[\w*/])" % "|".join(re.escape(t) for t in TOPS))
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")  # a Markdown link's target
-OUTSIDE = re.compile(r"\.\./shared|\bshared/RULES|HELPERS_CONTEXT|/work/|(?<![\w.])\.\./\.\./")
+# ../shared/pico alone may be named: the emulated Pico that `make pico` runs where it exists (beside
+# the repository in CI), skipped with one line elsewhere (host_tools/pico/emulator.py).
+OUTSIDE = re.compile(r"\.\./shared(?!/pico)|\bshared/RULES|HELPERS_CONTEXT|/work/|(?<![\w.])\.\./\.\./")
 
 
 def _prose_of_python(text):

@@ -8,6 +8,7 @@ from npm there once, and drives its runners.  Nothing of it is copied into the r
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -25,7 +26,7 @@ PINS = "UP=2,DOWN=3,LEFT=4,RIGHT=5,DRAW=6,DISCARD=7,KNOCK=8,MENU=9"  # device/pi
 
 
 class NoPico(RuntimeError):
-    """The emulated Pico is not on this machine (a clone without ../shared)."""
+    """The emulated Pico is not on this machine (a clone without ../shared/pico)."""
 
 
 def shared_pico() -> Path:
@@ -41,6 +42,14 @@ def setup(log=print) -> Path:
     src = shared_pico()
     emu = WORK / "emu"
     stamp = emu / "node_modules" / ".gin-installed"
+    WORK.mkdir(parents=True, exist_ok=True)
+    with open(WORK / ".setup.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # pytest's workers may both arrive here first
+        _install(src, emu, stamp, log)
+    return WORK
+
+
+def _install(src: Path, emu: Path, stamp: Path, log) -> None:
     if not stamp.exists():
         log("pico: installing the emulator (rp2040js from npm) into build/pico/emu ...")
         if emu.exists():
@@ -52,7 +61,6 @@ def setup(log=print) -> Path:
         stamp.touch()
     for name in (FIRMWARE, BOOTROM, "ssd1306.py"):
         shutil.copyfile(src / "firmware" / name, WORK / name)
-    return WORK
 
 
 def _env() -> dict[str, str]:
