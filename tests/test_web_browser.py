@@ -290,7 +290,7 @@ def test_beeps_sound_through_webaudio_until_muted(page, tmp_path):
 def test_a_crash_shows_the_devices_crash_screen_logs_it_and_restarts(page, tmp_path):
     from ui.draw import SCROLL_MS
 
-    from main import CRASH_SHOW_MS, crash_frame
+    from launch import CRASH_SHOW_MS, crash_frame
 
     drv, url = page
     title = simulate("wait:300 shot:title", SEED, tmp_path / "s", tmp_path / "p")["title"]

@@ -14,7 +14,7 @@ the canvas, beep through WebAudio, light the LED, and keep files in ``localStora
   debounce (a quick click) is held just long enough to count, as the simulator does.
 * Storage: the firmware's ``FileStorage`` (write the temporary copy, keep the
   backup, rename) on ``LocalStorageFS``, one ``localStorage`` key per file.
-* A crash is handled as main.py does on the device: logged, shown on the
+* A crash is handled as launch.py does on the device: logged, shown on the
   device's own crash screen for a few seconds, then the App restarts into the
   saved game.
 """
@@ -287,7 +287,7 @@ class Runner:
     def _crash(self, e):
         import io
 
-        from main import one_line
+        from launch import one_line
 
         out = io.StringIO()
         sys.print_exception(e, out)
@@ -298,7 +298,7 @@ class Runner:
         self.app = None
 
     def _show_crash(self):
-        from main import CRASH_SHOW_MS, crash_frame
+        from launch import CRASH_SHOW_MS, crash_frame
 
         t = time.ticks_diff(time.ticks_ms(), self.crashed_at)
         if t >= CRASH_SHOW_MS:
