@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.deploy import DeployError, commands, compile, rp2
+from host_tools.deploy import RESET_FLAG, DeployError, commands, compile, rp2
 from host_tools.deploy.board import Board, find_pico
 from host_tools.deploy.closure import import_closure
 from host_tools.micropython.fake_board import FakeBoard
@@ -301,7 +301,9 @@ def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board
         raise AssertionError(f"{e}\nboard events: {board.events[-30:]}") from None
     entries = import_closure(tree)
     files = board.files()
-    assert {k for k, v in files.items() if v is not None} == {e.device for e in entries} | {"lib/ssd1306.mpy"}
+    # the reset's flag is there too: this board doesn't boot the game, which would read and drop it
+    deployed = {e.device for e in entries} | {"lib/ssd1306.mpy", RESET_FLAG}
+    assert {k for k, v in files.items() if v is not None} == deployed
     res = commands.check(Board(board.url), tree)
     assert {m: f for m, f in res.items() if not f.endswith(".mpy")} == {}
     assert set(res) == {e.module for e in entries if e.module} | {"ssd1306"}
@@ -471,8 +473,6 @@ def test_deploy_and_reset_flag_their_reset_so_the_next_boot_logs_no_hang(mini, b
     """machine.reset() is a watchdog reset on the RP2040: unflagged, a blank board's first boot
     after a deploy logged '--- watchdog reset: the loop hung' (device/pico.py reads the flag)."""
     import re
-
-    from host_tools.deploy import RESET_FLAG
 
     pico_src = (ROOT / "firmware" / "device" / "pico.py").read_text()
     assert re.search(r'^RESET_FLAG = "%s"' % re.escape(RESET_FLAG), pico_src, re.M)
