@@ -92,10 +92,11 @@ ARENA_ARGS ?= --a hard --b baseline --matches 2000 --jobs 2
 arena: setup ## Computer players against each other (ARENA_ARGS="--a hard --b baseline --matches 2000")
 	$(PY) -m host_tools.bench.arena $(ARENA_ARGS)
 
-soak: setup ## The long soaks: 10,000 hands of every level, 1,000 save-and-reboot matches, 5,000 link matches
+soak: setup ## The long soaks: 10,000 hands of every level, 1,000 save-and-reboot matches, 5,000 link matches, 10,000 hostile peers
 	$(PY) -m host_tools.bench.soak
 	$(PY) -m host_tools.bench.soak_saves
 	$(PY) -m host_tools.link.soak
+	$(PY) -m host_tools.link.hostile --runs 10000 --jobs 2 --budget 15
 
 PICO_ARGS ?=
 pico: setup ## The deployed files on an emulated Pico (../shared/pico): every mode, heap and timing budget

@@ -434,9 +434,10 @@ class App:
         self.demo = False
         self.view = None
         _drop_ai(_AI_MODULES)
-        for name in list(sys.modules):
-            if name.startswith("link."):
-                _drop_module(name)  # a link match's code: loaded again by the next one
+        if sys.implementation.name == "micropython":  # a host's harnesses keep (and patch) theirs
+            for name in list(sys.modules):
+                if name.startswith("link."):
+                    _drop_module(name)  # a link match's code: loaded again by the next one
         gc.collect()
 
     def end_match(self):
