@@ -1,0 +1,15 @@
+# The handheld you hold (host_tools/hardware/): the printable case from the layout's numbers.
+# The case is drawn by Debian's openscad; `make test` needs it too (tests/test_case.py renders it).
+
+.PHONY: case case-check
+
+case: $(VENV_STAMP) case-check ## Render the case: hardware/case/params.scad, build/case/{front,back}.stl, hardware/case/*.png
+	$(PY) -m host_tools.hardware.case
+
+case-check:
+	@command -v openscad >/dev/null 2>&1 || { \
+		echo "ERROR: openscad is not installed: the case is drawn with Debian's openscad (as root: apt-get install -y openscad)." >&2; \
+		exit 1; }
+
+# the case's tests render it: fail at once, saying why, rather than in the middle of the suite
+test: case-check
