@@ -13,3 +13,11 @@ case-check:
 
 # the case's tests render it: fail at once, saying why, rather than in the middle of the suite
 test: case-check
+
+.PHONY: perfboard
+perfboard: $(VENV_STAMP) ## Regenerate hardware/perfboard.svg and the hole-by-hole list in hardware/README.md from the layout
+	$(PY) -m host_tools.hardware.perfboard
+
+.PHONY: schematic
+schematic: $(VENV_STAMP) ## Regenerate hardware/schematic.svg (the whole circuit) from device/pins.py
+	$(PY) -m host_tools.hardware.schematic
