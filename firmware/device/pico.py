@@ -79,7 +79,10 @@ class PicoHw:
 
     def __init__(self):
         self.clock = Clock()
-        self.display = Display(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT), pins.OLED_WIDTH, pins.OLED_HEIGHT)
+        D = Display
+        if pins.OLED_CONTROLLER == "SH1106":
+            from device.sh1106 import SH1106Display as D
+        self.display = D(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT), pins.OLED_WIDTH, pins.OLED_HEIGHT)
         self.buttons = PicoButtons([pins.BUTTONS.get(n) for n in BUTTON_NAMES])
         self.storage = FileStorage("")
         self.sound = Piezo(pins.PIEZO) if pins.PIEZO is not None else Silent()

@@ -24,6 +24,8 @@ The Pico W, Pico 2 and Pico 2 W have the same header: the same numbers hold.
 from device.buttons import BUTTON_NAMES  # noqa: F401
 
 # --- display: SSD1306 128x64 on I2C ----------------------------------------------------------
+# "SH1106" for the 1.3" modules with that controller (device/sh1106.py, loaded only then)
+OLED_CONTROLLER = "SSD1306"
 I2C_ID = 1  # GP26/GP27 are I2C1's SDA/SCL
 I2C_SDA = 26  # physical pin 31
 I2C_SCL = 27  # physical pin 32
