@@ -21,3 +21,7 @@ perfboard: $(VENV_STAMP) ## Regenerate hardware/perfboard.svg and the hole-by-ho
 .PHONY: schematic
 schematic: $(VENV_STAMP) ## Regenerate hardware/schematic.svg (the whole circuit) from device/pins.py
 	$(PY) -m host_tools.hardware.schematic
+
+.PHONY: power
+power: $(VENV_STAMP) ## Recompute the power budget and battery gauge tables in hardware/README.md
+	$(PY) -m host_tools.hardware.power
