@@ -36,16 +36,17 @@ PICO_LIGHTSLEEP_SRC = (
 )
 SEG_UA_FULL = 100.0  # one lit column's segment current at contrast 255
 SEG_SRC = (
-    "SSD1306 datasheet (Solomon Systech, Rev 1.1): segment current about 100 µA at contrast 0xFF, "
-    "in proportion to the contrast setting; each of the 64 rows is lit 1/64 of the time; the "
-    "module's charge pump doubles 3.3 V, so the supply sees about twice the panel current"
+    "SSD1306 datasheet (Solomon Systech, Rev 1.1, features): a segment sources up to 100 µA, set "
+    "in 256 contrast steps (taken here as 100 µA at 0xFF, in proportion below); each of the 64 "
+    "rows is lit 1/64 of the time; the module's charge pump doubles 3.3 V, so the supply sees "
+    "about twice the panel current"
 )
 OLED_BASE_MA = 0.5
 OLED_BASE_SRC = (
     "controller and charge pump with nothing lit: estimate from the SSD1306 datasheet's supply currents"
 )
 OLED_SLEEP_MA = 0.01
-OLED_SLEEP_SRC = "SSD1306 datasheet: sleep mode (display off, 0xAE) 10 µA at most"
+OLED_SLEEP_SRC = "display off (0xAE): the SSD1306 datasheet's sleep current is in microamps; 10 µA taken here"
 PROTECT_UA = 4.0
 PROTECT_SRC = (
     "the charger module's DW01A protection IC draws a few µA (DW01A datasheet) while the switch is off"
