@@ -129,3 +129,11 @@ def test_openscad_renders_both_shells_to_the_numbers(tmp_path):
         else:
             assert min(ys) == pytest.approx(s.y0, abs=0.01) and max(ys) == pytest.approx(s.y1, abs=0.01)
             assert min(zs) == pytest.approx(s.z0, abs=0.01) and max(zs) == pytest.approx(-L.BOARD_T, abs=0.01)
+
+
+def test_screws_too_short_or_too_long_are_found():
+    p = params()
+    p["screw_l"] = 10
+    assert any("reach only" in s for s in fit.problems(params=p))
+    p["screw_l"] = 18
+    assert any("past the end" in s for s in fit.problems(params=p))

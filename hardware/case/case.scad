@@ -42,7 +42,7 @@ module front_shell() {
                 translate([m[0], m[1], 0]) cylinder(d = boss_d, h = cavity[5] + 0.01);
         }
         for (m = mounts)
-            translate([m[0], m[1], -1]) cylinder(d = boss_pilot_d, h = cavity[5] - 0.6);
+            translate([m[0], m[1], -1]) cylinder(d = boss_pilot_d, h = pilot_top + 1);
         for (h = button_holes)
             translate([h[0], h[1], cavity[5] - 1]) cylinder(d = h[2], h = plate + 2);
         cube_box([window[0], window[1], cavity[5] - 1, window[3], window[4], shell[5] + 1]);

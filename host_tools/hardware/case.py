@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from host_tools.hardware import fit
 
-    problems = fit.problems()
+    problems = fit.problems(params=P.parse_params(text))  # the case about to be written
     if problems:
         print("the case does not fit:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 1

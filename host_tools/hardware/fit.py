@@ -19,6 +19,7 @@ MIN_WEB = 1.2  # plastic left between two holes in the plate
 MIN_STEM_CLEAR, MAX_STEM_CLEAR = 0.25, 0.6  # radial play of a stem in its hole
 MIN_PROTRUDE, MAX_PROTRUDE = 1.5, 4.0  # how far a button stands out of the front
 MIN_GAP = 0.3  # between a part and the plate above it
+MIN_BITE = 3.0  # how far a screw goes into its boss
 
 
 def _params(path: Path | None) -> dict:
@@ -136,6 +137,13 @@ def problems(kind: str = L.OLED, params: dict | None = None, parts: list[L.Part]
         bb = L.board_box()
         if not (bb.x0 + 2 <= x <= bb.x1 - 2 and bb.y0 + 2 <= y <= bb.y1 - 2):
             out.append(f"the screw hole at ({x:.1f}, {y:.1f}) is within 2 mm of the board's edge")
+
+    # the screws: from the back, through the standoff and the board, biting into the boss
+    tip = shell.z0 + P["screw_head_h"] + P["screw_l"]
+    if tip < MIN_BITE:
+        out.append(f"the screws reach only {tip:.1f} mm into the bosses, under {MIN_BITE}")
+    if tip > P["pilot_top"]:
+        out.append(f"the screws run {tip - P['pilot_top']:.1f} mm past the end of the bosses' pilot holes")
 
     # the plugs: each moulding reaches its socket through its opening
     ops = [_as_box(o) for o in P["openings"]]
