@@ -25,3 +25,6 @@ schematic: $(VENV_STAMP) ## Regenerate hardware/schematic.svg (the whole circuit
 .PHONY: power
 power: $(VENV_STAMP) ## Recompute the power budget and battery gauge tables in hardware/README.md
 	$(PY) -m host_tools.hardware.power
+
+# the schematic and the perfboard's wires follow the pin map too
+wiring: schematic perfboard
