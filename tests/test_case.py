@@ -137,3 +137,19 @@ def test_screws_too_short_or_too_long_are_found():
     assert any("reach only" in s for s in fit.problems(params=p))
     p["screw_l"] = 18
     assert any("past the end" in s for s in fit.problems(params=p))
+
+
+def test_the_pictures_are_drawn_from_the_rendered_shells(tmp_path):
+    if shutil.which("openscad") is None:
+        pytest.fail(case.NO_OPENSCAD)
+    stls = {part: case.render_stl(part, tmp_path / f"{part}.stl", fn=12) for part in case.PARTS}
+    paths = render.case_pictures(stls, tmp_path / "png")
+    assert [p.name for p in paths] == ["case-front.png", "case-open.png"]
+    from PIL import Image
+
+    for p in paths:
+        img = Image.open(p).convert("RGB")
+        colours = img.getcolors(maxcolors=1 << 20)
+        # not blank: the shells' colours cover a good part of the picture
+        shell = sum(n for n, c in colours if c != render.BG)
+        assert shell > img.width * img.height // 5
