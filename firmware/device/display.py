@@ -297,10 +297,26 @@ class Display:
         self._next_try = time.ticks_ms()
         self._init()
 
-    def _init(self):
+    def _driver(self):
+        """The panel driver's constructor (width, height, i2c, addr), or None when it is missing."""
         try:
             import ssd1306
         except ImportError:
+            return None
+        return ssd1306.SSD1306_I2C
+
+    def _wire(self, drv):
+        """(panel, sender) for a driver: what sends the changed windows, and how."""
+        # the driver's own buffer keeps the last frame sent; its init cleared the RAM with a
+        # show() we don't rely on: the first send is whole
+        last = getattr(drv, "buffer", None)
+        if last is not None and len(last) != self.width * self.height // 8:
+            last = None
+        return Panel(drv, self.i2c, self.addr), FrameSender(self.width, self.height, last)
+
+    def _init(self):
+        make = self._driver()
+        if make is None:
             self.fault = "driver"
             return False
         try:
@@ -312,7 +328,7 @@ class Display:
             else:
                 self.fault = "no answer"
                 return False
-            drv = ssd1306.SSD1306_I2C(self.width, self.height, self.i2c, self.addr)
+            drv = make(self.width, self.height, self.i2c, self.addr)
             drv.contrast(self._level)
             if not self._on:
                 drv.poweroff()
@@ -322,13 +338,7 @@ class Display:
             self.present = False
             return False
         self._drv = drv
-        self._panel = Panel(drv, self.i2c, self.addr)
-        # the driver's own buffer keeps the last frame sent; its init cleared the RAM with a
-        # show() we don't rely on: the first send is whole
-        last = getattr(drv, "buffer", None)
-        if last is not None and len(last) != self.width * self.height // 8:
-            last = None
-        self._sender = FrameSender(self.width, self.height, last)
+        self._panel, self._sender = self._wire(drv)
         self.present = True
         self.fault = None
         return True

@@ -69,28 +69,12 @@ class PageSender(FrameSender):
 class SH1106Display(Display):
     """Display (never raises, retries, only the changed windows) on an SH1106."""
 
-    def _init(self):
-        try:
-            found = self.i2c.scan()
-            for a in self.addrs:
-                if a in found:
-                    self.addr = a
-                    break
-            else:
-                self.fault = "no answer"
-                return False
-            drv = Panel(self.i2c, self.addr, self.width, self.height)
-            drv.contrast(self._level)
-            if not self._on:
-                drv.poweroff()
-        except OSError:
-            self.fault = "io"
-            self._drv = None
-            self.present = False
-            return False
-        self._drv = drv
-        self._panel = drv
-        self._sender = PageSender(self.width, self.height, drv.buffer)
-        self.present = True
-        self.fault = None
-        return True
+    def _driver(self):
+        return _make
+
+    def _wire(self, drv):
+        return drv, PageSender(self.width, self.height, drv.buffer)
+
+
+def _make(width, height, i2c, addr):
+    return Panel(i2c, addr, width, height)
