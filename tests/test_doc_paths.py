@@ -34,7 +34,7 @@ def _prose_of_python(text):
 def _texts(prose=True):
     """(file, text) of everything that points a reader somewhere: the docs, the build files,
     and the docstrings and comments of the source (prose=False: the whole source)."""
-    for pattern in ("*.md", "docs/*.md", "hardware/*.md", "tests/*/README.md"):
+    for pattern in ("*.md", "docs/*.md", "hardware/*.md", "tests/*/README.md", "host_tools/*/README.md"):
         for p in sorted(ROOT.glob(pattern)):
             yield p, p.read_text(encoding="utf-8")
     for name in ("Makefile", ".ci/run", "pyproject.toml"):

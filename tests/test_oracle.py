@@ -1,9 +1,10 @@
-"""host_tools/bench/oracle.py: the measuring sticks of the expert's research."""
+"""host_tools/research/oracle.py: the measuring sticks of the expert's research."""
 
 from gin import round as R
 from gin.rules import RuleSet
 
-from host_tools.bench import arena_core, oracle
+from host_tools.bench import arena_core
+from host_tools.research import oracle
 
 
 def test_auc_counts_pairs_ranked_right_and_ties_as_half():

@@ -1,4 +1,4 @@
-"""host_tools/bench/posterior.py: the public record the filter reads, and the filter's particles."""
+"""host_tools/research/posterior.py: the public record the filter reads, and the filter's particles."""
 
 import pytest
 
@@ -9,7 +9,7 @@ from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import DISCARD_PHASE, DRAW_STOCK, KNOCK
 
 from host_tools.bench import arena_core
-from host_tools.bench import posterior as P
+from host_tools.research import posterior as P
 
 
 def _play(players, seed, after):

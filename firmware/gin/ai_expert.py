@@ -494,10 +494,10 @@ class ExpertPlayer(HardPlayer):
             c = hh[o + 2]
             d = hh[o + 3]
             three = (a & b & c & ~d) | (a & b & d & ~c) | (a & c & d & ~b) | (b & c & d & ~a)
-            l0 = layoff_cards(a, hh[q]) | (hh[q] & three)
-            l1 = layoff_cards(b, hh[q + 1]) | (hh[q + 1] & three)
-            l2 = layoff_cards(c, hh[q + 2]) | (hh[q + 2] & three)
-            l3 = layoff_cards(d, hh[q + 3]) | (hh[q + 3] & three)
+            l0 = _layoff_cards(a, hh[q]) | (hh[q] & three)
+            l1 = _layoff_cards(b, hh[q + 1]) | (hh[q + 1] & three)
+            l2 = _layoff_cards(c, hh[q + 2]) | (hh[q + 2] & three)
+            l3 = _layoff_cards(d, hh[q + 3]) | (hh[q + 3] & three)
             if l0 | l1 | l2 | l3:
                 x = deadwood4(hh[q] & ~l0, hh[q + 1] & ~l1, hh[q + 2] & ~l2, hh[q + 3] & ~l3)
                 if x < dv:
@@ -512,7 +512,7 @@ class ExpertPlayer(HardPlayer):
         return pts if win == 0 else -pts
 
 
-def layoff_cards(k, dm):
+def _layoff_cards(k, dm):
     """Cards of defender suit mask dm that extend the knocker's runs in suit mask k."""
     st = k & k >> 1 & k >> 2
     if not st:

@@ -148,6 +148,7 @@ class HardPlayer:
         return self._spread(obs)
 
     # -- what it knows -----------------------------------------------------------
+    # public: the expert extends it, and host_tools/research/ reads observations it never chooses on
     def read(self, obs):
         """Fill the card tracking from the observation (every decision starts here)."""
         sc = self.sc
@@ -171,6 +172,7 @@ class HardPlayer:
             v += (self.gamma * self.danger_of(x)) // 16
         return v
 
+    # a method, not E.danger inline: the one seam where host_tools/research/ puts its own danger in
     def danger_of(self, x):
         """The chance (0..256) that the opponent melds discard x: the opponent model's."""
         return E.danger(self.sc, x)

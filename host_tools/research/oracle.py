@@ -1,10 +1,10 @@
 """Where the expert's missing strength is: the expert given one piece of perfect
 information, against a fair opponent, and how well its discard-danger model predicts.
 
-    python -m host_tools.bench.oracle --oracle danger --matches 400
-    python -m host_tools.bench.oracle --oracle knock --matches 1000 --jobs 2
-    python -m host_tools.bench.oracle --calibration --matches 300
-    python -m host_tools.bench.oracle --oracle mix --mix 0.05 --matches 800 --jobs 2
+    python -m host_tools.research.oracle --oracle danger --matches 400
+    python -m host_tools.research.oracle --oracle knock --matches 1000 --jobs 2
+    python -m host_tools.research.oracle --calibration --matches 300
+    python -m host_tools.research.oracle --oracle mix --mix 0.05 --matches 800 --jobs 2
 
 An oracle player cheats on purpose (it reads the opponent's cards through a
 field this tool adds to the Observation): it is a measuring stick for the
@@ -250,7 +250,7 @@ def auc(rows):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m host_tools.bench.oracle", description=__doc__.split("\n\n")[0]
+        prog="python -m host_tools.research.oracle", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument("--oracle", choices=ORACLES, default="danger")
     ap.add_argument("--calibration", action="store_true", help="the danger model against the truth instead")

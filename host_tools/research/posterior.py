@@ -2,9 +2,9 @@
 can meld, when it uses the whole public action sequence and a model of the
 opponent's policy?  A research tool for issue 10 (host only, CPython).
 
-    python -m host_tools.bench.posterior --auc --matches 40 --filters hard:100:32:64,deadwood:100:32
-    python -m host_tools.bench.posterior --play --matches 600 --jobs 2 --filters hard:50:32:64 --blend 1
-    python -m host_tools.bench.posterior --cost --matches 10 --filters hard:50:32:64
+    python -m host_tools.research.posterior --auc --matches 40 --filters hard:100:32:64,deadwood:100:32
+    python -m host_tools.research.posterior --play --matches 600 --jobs 2 --filters hard:50:32:64 --blend 1
+    python -m host_tools.research.posterior --cost --matches 10 --filters hard:50:32:64
 
 The inference is a sequential particle filter (importance sampling with
 resampling) over the opponent's hidden cards, run hand by hand:
@@ -78,7 +78,7 @@ from gin.cards import hand_cards
 from gin.melds import deadwood4, discard_deadwoods
 from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
-from host_tools.bench.oracle import auc, map_chunks, play_seated, result_line
+from host_tools.research.oracle import auc, map_chunks, play_seated, result_line
 
 ALL = (1 << 52) - 1
 HIDDEN = -1  # the card of an opponent's stock draw, as the expert sees it
@@ -574,7 +574,7 @@ def parse_spec(s):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
-        prog="python -m host_tools.bench.posterior", description=__doc__.split("\n\n")[0]
+        prog="python -m host_tools.research.posterior", description=__doc__.split("\n\n")[0]
     )
     mode = ap.add_mutually_exclusive_group(required=True)
     mode.add_argument("--auc", action="store_true", help="ROC AUC of each filter's posterior vs the model")
