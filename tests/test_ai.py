@@ -12,7 +12,7 @@ import json
 import pytest
 
 from gin import ai
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.cards import GinError, Rng, card_text, parse_card
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import (
@@ -37,16 +37,22 @@ from host_tools.bench import arena, arena_core
 LEVELS = ai.PLAYERS  # easy, normal, hard, expert and the baseline
 
 RULESETS = [
-    ("classic", R.RuleSet()),
-    ("modern", R.RuleSet.preset_rules("modern")),
-    ("10/20", R.RuleSet.preset_rules("10/20")),
-    ("20/25", R.RuleSet.preset_rules("20/25")),
-    ("straight", R.RuleSet(straight=True)),
-    ("oklahoma", R.RuleSet(oklahoma=True, oklahoma_spade_double=True)),
-    ("oklahoma+straight", R.RuleSet.preset_rules("modern", oklahoma=True, straight=True)),
-    ("hollywood", R.RuleSet(hollywood=True, target=60)),
-    ("forced+biggin+dealer", R.RuleSet(gin_forced=True, big_gin=True, upcard_offer=R.OFFER_DEALER_PLAYS)),
-    ("loser deals, higher tally", R.RuleSet(next_dealer=R.LOSER_DEALS, game_winner=R.HIGHER_TALLY)),
+    ("classic", gin_rules.RuleSet()),
+    ("modern", gin_rules.RuleSet.preset_rules("modern")),
+    ("10/20", gin_rules.RuleSet.preset_rules("10/20")),
+    ("20/25", gin_rules.RuleSet.preset_rules("20/25")),
+    ("straight", gin_rules.RuleSet(straight=True)),
+    ("oklahoma", gin_rules.RuleSet(oklahoma=True, oklahoma_spade_double=True)),
+    ("oklahoma+straight", gin_rules.RuleSet.preset_rules("modern", oklahoma=True, straight=True)),
+    ("hollywood", gin_rules.RuleSet(hollywood=True, target=60)),
+    (
+        "forced+biggin+dealer",
+        gin_rules.RuleSet(gin_forced=True, big_gin=True, upcard_offer=gin_rules.OFFER_DEALER_PLAYS),
+    ),
+    (
+        "loser deals, higher tally",
+        gin_rules.RuleSet(next_dealer=gin_rules.LOSER_DEALS, game_winner=gin_rules.HIGHER_TALLY),
+    ),
 ]
 
 
@@ -129,7 +135,11 @@ def replay_decisions(rules, dealer, seed, deck, log, me, player):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_decisions_depend_only_on_the_observation(level):
-    rules_list = [R.RuleSet(), R.RuleSet.preset_rules("modern", oklahoma=True), R.RuleSet(big_gin=True)]
+    rules_list = [
+        gin_rules.RuleSet(),
+        gin_rules.RuleSet.preset_rules("modern", oklahoma=True),
+        gin_rules.RuleSet(big_gin=True),
+    ]
     rng = Rng(99)
     compared = 0
     hidden_changed = 0
@@ -162,7 +172,7 @@ def test_decisions_depend_only_on_the_observation(level):
 
 
 def test_redeal_keeps_the_view_but_changes_the_hidden_cards():
-    rules = R.RuleSet()
+    rules = gin_rules.RuleSet()
     players = [ai.make_player("hard", 1), ai.make_player("baseline", 2)]
     rnd, log = play_hand(rules, 0, 77, players)
     deck = redeal(rules, 0, 77, log, 1, Rng(3))
@@ -197,7 +207,7 @@ def test_every_level_plays_only_legal_actions(name, rules):
 
 
 def test_big_gin_is_declared_when_offered():
-    rules = R.RuleSet(big_gin=True)
+    rules = gin_rules.RuleSet(big_gin=True)
     # non-dealer holds 2C..9C + 9D 9H; the upcard 9S makes all 11 cards meld
     deck = stacked_deck("2C 3C 4C 5C 6C 7C 8C 9C 9D 9H", "KD QD JD KS QS JS 5H 6D 3S 4S", "9S")
     for level in LEVELS:
@@ -223,13 +233,13 @@ def test_gin_is_knocked_and_knock_limits_are_respected():
     hand = "2C 3C 4C 5D 6D 7D 9H 9S 9C KD"
     other = "QD JD QS JS 5H 6H 3S 4S 2H 8H"
     # Oklahoma with an ace upcard: gin only.  Drawing KC leaves 10 deadwood at best: no knock.
-    obs = _after_first_draw(R.RuleSet(oklahoma=True), stacked_deck(hand, other, "AH", "KC"))
+    obs = _after_first_draw(gin_rules.RuleSet(oklahoma=True), stacked_deck(hand, other, "AH", "KC"))
     assert obs.knock_limit == 0 and not [a for a in obs.legal if a >= KNOCK]
     for level in LEVELS:
         a = ai.make_player(level, 3).choose(obs)
         assert a in obs.legal and a < 52
     # Classic: drawing 5C makes 2C-5C, and throwing KD is gin.  Every level takes it.
-    obs = _after_first_draw(R.RuleSet(), stacked_deck(hand, other, "AH", "5C"))
+    obs = _after_first_draw(gin_rules.RuleSet(), stacked_deck(hand, other, "AH", "5C"))
     for level in LEVELS:
         assert ai.make_player(level, 3).choose(obs) == KNOCK + 25  # KD
 
@@ -239,8 +249,8 @@ def test_spread_picks_the_arrangement_with_fewer_lay_offs():
     # opponent may lay off 5C) or A-3C + all four 4s (nothing to lay off).
     deck = stacked_deck("2C 3C 4C 4D 4H 4S 3S AS AC KD", "QD JD QS JS 5H 6H 8S 9S 2H 8H", "9H", "6S")
     for level in ("normal", "hard"):
-        obs = _after_first_draw(R.RuleSet(), deck)
-        rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+        obs = _after_first_draw(gin_rules.RuleSet(), deck)
+        rnd = Round(gin_rules.RuleSet(), 1, 0, deck=deck)
         for a in (PASS, PASS, DRAW_STOCK):
             rnd.apply(a)
         p = ai.make_player(level, 1)
@@ -260,7 +270,7 @@ def _knock_position(opp_throw):
     deck = stacked_deck(
         "2C 3C 4C 5D 6D 7D 9H 9S 9C KD", "%s 5H 6H 8S JS 2H 8D QC JC 3S" % opp_throw, "QH", "QS 8H TH"
     )
-    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    rnd = Round(gin_rules.RuleSet(), 1, 0, deck=deck)
     for a in (PASS, PASS, DRAW_STOCK, parse_card("QS"), DRAW_STOCK, parse_card(opp_throw), DRAW_STOCK):
         rnd.apply(a)
     obs = rnd.observation(0)
@@ -298,7 +308,7 @@ def test_match_point_reading():
     from gin.ai_hard import _match_point
 
     class Obs:
-        rules = R.RuleSet(target=100)
+        rules = gin_rules.RuleSet(target=100)
         scores = (90, 40, 100)
         match_totals = None
 
@@ -318,7 +328,7 @@ def test_opponent_model_reads_takes_and_throws():
 
     # Seat 0 (non-dealer) takes the upcard 7H and throws 5S; seat 1 then looks at its danger table.
     deck = stacked_deck("5S 2C 3C 4C 9D TD JD KS KC QH", "AH 2D 3S 4D 6C 8D TC JC QS KD", "7H", "9S")
-    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    rnd = Round(gin_rules.RuleSet(), 1, 0, deck=deck)
     rnd.apply(TAKE_DISCARD)
     rnd.apply(parse_card("5S"))
     obs = rnd.observation(1)
@@ -360,12 +370,12 @@ def _match_actions(level_a, level_b, seed, rules, player_seeds=None):
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_game(level):
-    rules = R.RuleSet(target=50)
+    rules = gin_rules.RuleSet(target=50)
     assert _match_actions(level, "baseline", 3, rules) == _match_actions(level, "baseline", 3, rules)
 
 
 def test_seed_changes_the_random_choices_of_easy():
-    rules = R.RuleSet(target=50)
+    rules = gin_rules.RuleSet(target=50)
     runs = {tuple(_match_actions("easy", "baseline", 12, rules, (s, 5))) for s in range(3)}
     assert len(runs) > 1
 
@@ -376,7 +386,7 @@ def test_make_player_rejects_unknown_levels():
 
 
 def test_choose_refuses_when_it_is_not_the_players_turn():
-    rnd = Round(R.RuleSet(), 0, 1)
+    rnd = Round(gin_rules.RuleSet(), 0, 1)
     obs = rnd.observation(0)  # the dealer: the non-dealer acts first
     with pytest.raises(ValueError):
         ai.make_player("hard", 1).choose(obs)
@@ -392,9 +402,9 @@ def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
     spread = stacked_deck("3H 4H 5H 6H 6C 6D 6S AC 2D 3C", "KC KD 2H 2S QD 4D 8C AD 9D 5C", "TC", "QH")
     for k in range(21):
         if k < 20:
-            rnd = Round(R.RuleSet(), k % 2, 300 + k)
+            rnd = Round(gin_rules.RuleSet(), k % 2, 300 + k)
         else:
-            rnd = Round(R.RuleSet(), 1, 0, deck=spread)
+            rnd = Round(gin_rules.RuleSet(), 1, 0, deck=spread)
             for a in (PASS, PASS, DRAW_STOCK, KNOCK + parse_card("QH")):
                 rnd.apply(a)
         p = ai.make_player("hard", k)
@@ -430,7 +440,7 @@ def test_card_names_read_like_a_person_writes_them():
 def test_discard_hint_names_a_dead_card_as_dead():
     # KC is the upcard and the non-dealer throws KD; the dealer holds JS: nobody can meld KS any more.
     deck = stacked_deck("KD AS 3S 5S 7C 9C TH QD 4H 5H", "JS JH JC 2C 3C 4C 9D 8H KS 6H", "KC", "TC 2D")
-    rnd = Round(R.RuleSet(), 1, 0, deck=deck)
+    rnd = Round(gin_rules.RuleSet(), 1, 0, deck=deck)
     for a in (PASS, PASS, DRAW_STOCK, 13 + 12, DRAW_STOCK):  # ... the non-dealer throws KD
         rnd.apply(a)
     obs = rnd.observation(1)
@@ -502,7 +512,7 @@ def test_wilson_interval():
 def test_dealer_swapped_pairs_share_the_deals():
     assert arena_core.match_seed(1, 4) == arena_core.match_seed(1, 5)
     assert arena_core.match_seed(1, 4) != arena_core.match_seed(1, 6)
-    rules = R.RuleSet(target=30)
+    rules = gin_rules.RuleSet(target=30)
     s0 = arena_core.play_match(rules, 1, 0, "hard", "baseline")
     s1 = arena_core.play_match(rules, 1, 1, "hard", "baseline")
     assert s0[0] + s0[1] + s0[2] == 1 and s1[0] + s1[1] + s1[2] == 1

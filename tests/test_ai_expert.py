@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from gin import ai
 from gin import ai_expert as X
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.ai_hard import HardPlayer
-from gin.round import KNOCK, OVER, Round, action_text
+from gin.round import DRAW, KNOCK, OVER, Round, action_text
 
 from host_tools.bench import arena_core
 from test_ai import RULESETS, play_hand
@@ -85,7 +85,7 @@ def test_the_player_keeps_nothing_between_decisions():
 
     before = state()
     kinds = {k: type(v) for k, v in vars(p).items()}
-    m = Match(R.RuleSet(target=60), 5)
+    m = Match(gin_rules.RuleSet(target=60), 5)
     other = ai.make_player("hard", 1)
     # a Match's usual turn loop (also in host_tools/bench/ai.py, on purpose: see there)
     while m.state != GAME_OVER:
@@ -172,7 +172,7 @@ def _retune_for(hard, obs):
 
 def _low_limit_observations(n_hands):
     """hard's decisions in Oklahoma hands whose upcard set the knock limit below 10."""
-    rules = R.RuleSet(oklahoma=True)
+    rules = gin_rules.RuleSet(oklahoma=True)
     rounds = []
     seed = 900
     while len(rounds) < n_hands:
@@ -202,7 +202,7 @@ def test_the_danger_weight_falls_with_the_hands_knock_limit():
     classic = _observations(1)[0]
     zero.choose(classic)
     assert classic.knock_limit == 10 and zero.gamma == X.EXPERT["gamma"]
-    straight = R.RuleSet(straight=True)
+    straight = gin_rules.RuleSet(straight=True)
     o = _first_choice(Round(straight, 0, 11))
     zero.choose(o)
     assert o.knock_limit == 0 and zero.gamma == X.EXPERT["gamma_gin"] == 2  # hard's own weight
@@ -242,13 +242,13 @@ def test_the_sampled_opponent_hand_is_as_good_as_a_played_hand():
     real = []
     sampled = []
     for k in range(40):
-        rnd = Round(R.RuleSet(), k % 2, 900 + k)
+        rnd = Round(gin_rules.RuleSet(), k % 2, 900 + k)
         players = (ai.make_player("hard", k), ai.make_player("hard", k + 1))
         e = X.ExpertPlayer(k)
         while rnd.phase != OVER:
             p = rnd.player
             o = rnd.observation(p)
-            if p == 0 and o.phase == 1 and 8 <= o.turns <= 14:
+            if p == 0 and o.phase == DRAW and 8 <= o.turns <= 14:
                 HardPlayer.choose(e, o)  # loads the card tracking
                 nu = e.list_unseen()
                 e.seed_stream(o)
@@ -304,7 +304,7 @@ ARENA_THRESHOLD = 0.55
 
 
 def test_expert_beats_hard_in_a_small_arena():
-    rules = R.RuleSet.preset_rules("modern")
+    rules = gin_rules.RuleSet.preset_rules("modern")
     tot = arena_core.play_range(rules, 7, 0, ARENA_MATCHES, "expert", "hard")
     s = dict(zip(arena_core.FIELDS, tot))
     assert s["illegal"] == 0

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.cards import GinError, Rng
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import ACTION_LIMIT, CANCELLED, OVER, Round
@@ -11,14 +11,14 @@ from gin.round import ACTION_LIMIT, CANCELLED, OVER, Round
 from deal import fingerprint
 
 RULESETS = [
-    R.RuleSet(),
-    R.RuleSet.preset_rules("modern"),
-    R.RuleSet.preset_rules("10/20"),
-    R.RuleSet.preset_rules("20/25"),
-    R.RuleSet(straight=True),
-    R.RuleSet(oklahoma=True, oklahoma_spade_double=True),
-    R.RuleSet(hollywood=True, target=60),
-    R.RuleSet(gin_forced=True, big_gin=True, upcard_offer=R.OFFER_DEALER_PLAYS),
+    gin_rules.RuleSet(),
+    gin_rules.RuleSet.preset_rules("modern"),
+    gin_rules.RuleSet.preset_rules("10/20"),
+    gin_rules.RuleSet.preset_rules("20/25"),
+    gin_rules.RuleSet(straight=True),
+    gin_rules.RuleSet(oklahoma=True, oklahoma_spade_double=True),
+    gin_rules.RuleSet(hollywood=True, target=60),
+    gin_rules.RuleSet(gin_forced=True, big_gin=True, upcard_offer=gin_rules.OFFER_DEALER_PLAYS),
 ]
 
 

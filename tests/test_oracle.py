@@ -1,6 +1,6 @@
 """host_tools/research/oracle.py: the measuring sticks of the expert's research."""
 
-from gin import round as R
+from gin import round as gin_round
 from gin.rules import RuleSet
 
 from host_tools.bench import arena_core
@@ -25,7 +25,7 @@ def test_perfect_danger_wins_far_more_than_the_expert_and_the_cheat_is_put_back(
     ref, _ = oracle.play("none", "hard", 20, seed=1)
     assert tot[0] >= 14 and tot[0] > ref[0]  # measured 17 of 20 against 13
     assert (tot[4] - tot[5]) > (ref[4] - ref[5])
-    obs = R.Round(RuleSet(), 0, 5).observation(0)
+    obs = gin_round.Round(RuleSet(), 0, 5).observation(0)
     assert not hasattr(obs, "oracle_opp")
     assert arena_core.make_player is oracle.make_player
 
@@ -44,7 +44,7 @@ def test_calibration_rows_are_dangers_with_the_truth():
 
 def test_the_mix_oracle_lies_between_the_model_and_the_truth():
     p = oracle.MixOracle(0)
-    obs = R.Round(RuleSet(), 0, 5).observation(0)
+    obs = gin_round.Round(RuleSet(), 0, 5).observation(0)
     p.read(obs)
     opp = [0x7, 0, 0, 0]  # A, 2 and 3 of the first suit: the 4 of that suit melds with them
     p.opp = opp

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gin import round as R
+from gin import round as gin_round
 from gin.ai import make_player
 from gin.ai_hard import HardPlayer
 from gin.match import GAME_OVER, HAND_OVER, Match
@@ -15,7 +15,7 @@ from host_tools.research import posterior as P
 def _play(players, seed, after):
     """One Classic match; after(rnd, p, obs, a, hand before the action) follows every action."""
     m = Match(arena_core.make_rules("classic", (), 0), arena_core.match_seed(seed, 0))
-    R.Observation.__init__ = P.init_with_history
+    gin_round.Observation.__init__ = P.init_with_history
     try:
         while m.state != GAME_OVER:
             if m.state == HAND_OVER:
@@ -29,7 +29,7 @@ def _play(players, seed, after):
             m.apply(a)
             after(rnd, p, obs, a, hand)
     finally:
-        R.Observation.__init__ = P.plain_init
+        gin_round.Observation.__init__ = P.plain_init
 
 
 def test_the_record_hides_the_opponents_draws_and_its_views_reproduce_its_decisions():
@@ -63,7 +63,7 @@ def test_the_record_hides_the_opponents_draws_and_its_views_reproduce_its_decisi
 
 def test_the_observation_is_put_back():
     _play([make_player("baseline", 1), make_player("baseline", 2)], 4, lambda *a: None)
-    obs = R.Round(arena_core.make_rules("classic", (), 0), 0, 5).observation(0)
+    obs = gin_round.Round(arena_core.make_rules("classic", (), 0), 0, 5).observation(0)
     assert not hasattr(obs, "history") and not hasattr(obs, "oracle_opp")
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.cards import GinError, card_text, hand_cards, parse_card, parse_cards
 from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
 from gin.round import (
@@ -39,7 +39,7 @@ def knock(t):
 
 
 def stacked_round(nd, d, up, stock="", rules=None, dealer=DEALER):
-    rules = rules or R.RuleSet()
+    rules = rules or gin_rules.RuleSet()
     return Round(rules, dealer, 0, deck=stacked_deck(nd, d, up, stock))
 
 
@@ -66,7 +66,7 @@ def play_example(ex, rules):
 
 
 def test_worked_example_knock_2_against_24_scores_22():
-    r = play_example(EX1, R.RuleSet())
+    r = play_example(EX1, gin_rules.RuleSet())
     assert r.kind == KNOCK_WIN and r.winner == NONDEALER
     assert r.knocker_deadwood == 2 and r.defender_deadwood == 24
     assert sorted(c for c, _ in r.layoffs) == sorted(parse_cards("6S QC"))
@@ -74,7 +74,7 @@ def test_worked_example_knock_2_against_24_scores_22():
 
 
 def test_worked_example_knock_8_against_1_is_undercut_17():
-    r = play_example(EX2, R.RuleSet())
+    r = play_example(EX2, gin_rules.RuleSet())
     assert r.kind == UNDERCUT and r.winner == DEALER
     assert r.knocker_deadwood == 8 and r.defender_deadwood == 1
     assert sorted(c for c, _ in r.layoffs) == sorted(parse_cards("4S 6S KS"))
@@ -83,7 +83,7 @@ def test_worked_example_knock_8_against_1_is_undercut_17():
 
 
 def test_worked_example_gin_against_23_scores_43_and_nothing_is_laid_off():
-    r = play_example(EX3, R.RuleSet())
+    r = play_example(EX3, gin_rules.RuleSet())
     assert r.kind == GIN and r.winner == NONDEALER
     assert r.layoffs == []
     assert card("8H") in r.defender_deadwood_cards  # it would extend the heart run, but not against gin
@@ -96,7 +96,7 @@ def test_worked_example_gin_against_23_scores_43_and_nothing_is_laid_off():
     [("classic", (22, 17, 43)), ("modern", (22, 32, 48)), ("10/20", (22, 17, 43)), ("20/25", (22, 27, 48))],
 )
 def test_worked_examples_under_every_preset(preset, points):
-    rs = R.RuleSet.preset_rules(preset)
+    rs = gin_rules.RuleSet.preset_rules(preset)
     got = tuple(play_example(ex, rs).points for ex in (EX1, EX2, EX3))
     assert got == points
 
@@ -116,29 +116,29 @@ def test_cards_one_deck_52_cards_ace_low_values():
 
 def test_first_dealer_by_cut_lower_rank_deals():
     for seed in range(200):
-        m = Match(R.RuleSet(), seed)
+        m = Match(gin_rules.RuleSet(), seed)
         a, b = m.cuts[-1]
         assert a % 13 != b % 13
         assert m.dealer == (0 if a % 13 < b % 13 else 1)
 
 
 def test_first_dealer_equal_cut_ranks_cut_again():
-    recut = [s for s in range(500) if len(Match(R.RuleSet(), s).cuts) > 1]
+    recut = [s for s in range(500) if len(Match(gin_rules.RuleSet(), s).cuts) > 1]
     assert recut, "some seed in 500 must produce an equal cut"
-    m = Match(R.RuleSet(), recut[0])
+    m = Match(gin_rules.RuleSet(), recut[0])
     for a, b in m.cuts[:-1]:
         assert a % 13 == b % 13
 
 
 def test_first_dealer_random_option_uses_no_cut():
-    dealers = {Match(R.RuleSet(first_dealer=R.RANDOM), s).dealer for s in range(40)}
+    dealers = {Match(gin_rules.RuleSet(first_dealer=gin_rules.RANDOM), s).dealer for s in range(40)}
     assert dealers == {0, 1}
-    assert Match(R.RuleSet(first_dealer=R.RANDOM), 3).cuts == []
+    assert Match(gin_rules.RuleSet(first_dealer=gin_rules.RANDOM), 3).cuts == []
 
 
 def test_deal_ten_each_one_at_a_time_nondealer_first_then_upcard():
     deck = list(range(52))
-    rnd = Round(R.RuleSet(), DEALER, 0, deck=deck)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 0, deck=deck)
     assert hand_cards(rnd.hands[NONDEALER]) == list(range(0, 20, 2))
     assert hand_cards(rnd.hands[DEALER]) == list(range(1, 20, 2))
     assert rnd.upcard == 20 and rnd.pile == [20]
@@ -146,17 +146,17 @@ def test_deal_ten_each_one_at_a_time_nondealer_first_then_upcard():
 
 
 def test_same_seed_deals_same_cards():
-    a = Round(R.RuleSet(), 0, 12345)
-    b = Round(R.RuleSet(), 0, 12345)
+    a = Round(gin_rules.RuleSet(), 0, 12345)
+    b = Round(gin_rules.RuleSet(), 0, 12345)
     assert a.hands == b.hands and a.deck == b.deck
-    assert Round(R.RuleSet(), 0, 12346).deck != a.deck
+    assert Round(gin_rules.RuleSet(), 0, 12346).deck != a.deck
 
 
 # --- the first turn -----------------------------------------------------------
 
 
 def test_upcard_offer_nondealer_then_dealer_then_nondealer_draws_from_stock():
-    rnd = Round(R.RuleSet(), DEALER, 7)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 7)
     assert rnd.phase == OFFER and rnd.player == NONDEALER
     assert rnd.legal_actions() == [TAKE_DISCARD, PASS]
     rnd.apply(PASS)
@@ -171,7 +171,7 @@ def test_upcard_offer_nondealer_then_dealer_then_nondealer_draws_from_stock():
 
 
 def test_taking_the_upcard_is_the_draw_then_discard_then_other_player():
-    rnd = Round(R.RuleSet(), DEALER, 7)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 7)
     up = rnd.upcard
     rnd.apply(TAKE_DISCARD)
     assert rnd.phase == DISCARD_PHASE and rnd.player == NONDEALER
@@ -182,7 +182,7 @@ def test_taking_the_upcard_is_the_draw_then_discard_then_other_player():
 
 
 def test_dealer_takes_upcard_after_nondealer_passes():
-    rnd = Round(R.RuleSet(), DEALER, 7)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 7)
     rnd.apply(PASS)
     rnd.apply(TAKE_DISCARD)
     assert rnd.player == DEALER and rnd.phase == DISCARD_PHASE
@@ -192,7 +192,7 @@ def test_dealer_takes_upcard_after_nondealer_passes():
 
 
 def test_option_upcard_offer_dealer_plays_a_normal_first_turn():
-    rs = R.RuleSet(upcard_offer=R.OFFER_DEALER_PLAYS)
+    rs = gin_rules.RuleSet(upcard_offer=gin_rules.OFFER_DEALER_PLAYS)
     rnd = Round(rs, DEALER, 7)
     rnd.apply(PASS)
     assert rnd.player == DEALER and rnd.phase == DRAW
@@ -267,7 +267,7 @@ def test_nobody_is_forced_to_knock_by_default():
 
 
 def test_option_gin_forced_makes_a_plain_discard_illegal_when_gin_is_there():
-    rnd = pass_both_and_draw(stacked_round(*EX3[:4], rules=R.RuleSet(gin_forced=True)))
+    rnd = pass_both_and_draw(stacked_round(*EX3[:4], rules=gin_rules.RuleSet(gin_forced=True)))
     assert card("2D") not in rnd.legal_actions()
     with pytest.raises(GinError, match="gin is forced"):
         rnd.apply(card("2D"))
@@ -275,7 +275,7 @@ def test_option_gin_forced_makes_a_plain_discard_illegal_when_gin_is_there():
 
 
 def test_gin_forced_does_not_bind_when_no_gin_is_available():
-    rnd = pass_both_and_draw(stacked_round(*EX1[:4], rules=R.RuleSet(gin_forced=True)))
+    rnd = pass_both_and_draw(stacked_round(*EX1[:4], rules=gin_rules.RuleSet(gin_forced=True)))
     rnd.apply(card("9H"))
     assert rnd.phase == DRAW
 
@@ -293,7 +293,7 @@ def test_big_gin_off_by_default():
 
 
 def test_big_gin_all_eleven_melded_scores_31_plus_deadwood():
-    rnd = pass_both_and_draw(stacked_round(*BIG, rules=R.RuleSet.preset_rules("modern")))
+    rnd = pass_both_and_draw(stacked_round(*BIG, rules=gin_rules.RuleSet.preset_rules("modern")))
     legal = rnd.legal_actions()
     assert BIG_GIN in legal
     assert knock("8C") in legal or knock("QC") in legal  # may instead discard and knock for plain gin
@@ -303,19 +303,19 @@ def test_big_gin_all_eleven_melded_scores_31_plus_deadwood():
 
 
 def test_big_gin_bonus_is_31_whenever_on():
-    rnd = pass_both_and_draw(stacked_round(*BIG, rules=R.RuleSet(big_gin=True)))
+    rnd = pass_both_and_draw(stacked_round(*BIG, rules=gin_rules.RuleSet(big_gin=True)))
     rnd.apply(BIG_GIN)
     assert rnd.result.points == 31 + 23
 
 
 def test_big_gin_refused_without_all_eleven_in_melds():
-    rnd = pass_both_and_draw(stacked_round(*EX1[:4], rules=R.RuleSet(big_gin=True)))
+    rnd = pass_both_and_draw(stacked_round(*EX1[:4], rules=gin_rules.RuleSet(big_gin=True)))
     with pytest.raises(GinError, match="all 11"):
         rnd.apply(BIG_GIN)
 
 
 def test_big_gin_by_taking_the_upcard_on_the_first_turn():
-    rnd = stacked_round(BIG[0], BIG[1], "8C", rules=R.RuleSet(big_gin=True))
+    rnd = stacked_round(BIG[0], BIG[1], "8C", rules=gin_rules.RuleSet(big_gin=True))
     rnd.apply(TAKE_DISCARD)
     assert BIG_GIN in rnd.legal_actions()
 
@@ -438,8 +438,8 @@ def test_the_player_whose_draw_left_two_may_still_knock():
 
 
 def test_cancelled_hand_same_dealer_deals_again_under_every_dealer_option():
-    for nd in (R.WINNER_DEALS, R.LOSER_DEALS, R.ALTERNATE):
-        m = Match(R.RuleSet(next_dealer=nd), 5)
+    for nd in (gin_rules.WINNER_DEALS, gin_rules.LOSER_DEALS, gin_rules.ALTERNATE):
+        m = Match(gin_rules.RuleSet(next_dealer=nd), 5)
         dealer = m.dealer
         _play_to_stock(m.round, 3)
         m.apply(DRAW_STOCK)
@@ -452,7 +452,7 @@ def test_cancelled_hand_same_dealer_deals_again_under_every_dealer_option():
 
 
 def test_device_rule_100_turns_cancel_the_hand():
-    rnd = Round(R.RuleSet(), DEALER, 4)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 4)
     rnd.apply(PASS)
     rnd.apply(PASS)
     rnd.apply(DRAW_STOCK)
@@ -484,10 +484,14 @@ def _finish_with_knock(m, example):
 
 @pytest.mark.parametrize(
     "option,expect",
-    [(R.WINNER_DEALS, "winner"), (R.LOSER_DEALS, "loser"), (R.ALTERNATE, "alternate")],
+    [
+        (gin_rules.WINNER_DEALS, "winner"),
+        (gin_rules.LOSER_DEALS, "loser"),
+        (gin_rules.ALTERNATE, "alternate"),
+    ],
 )
 def test_next_dealer_options(option, expect):
-    m = Match(R.RuleSet(next_dealer=option), 1)
+    m = Match(gin_rules.RuleSet(next_dealer=option), 1)
     first = m.dealer
     _finish_with_knock(m, EX1)  # the non-dealer (1 - first) wins
     winner = 1 - first
@@ -499,7 +503,7 @@ def test_next_dealer_options(option, expect):
 
 
 def test_game_reaching_target_wins_with_game_and_box_bonuses():
-    m = Match(R.RuleSet(target=40), 1)
+    m = Match(gin_rules.RuleSet(target=40), 1)
     # Two knocks of 22 by the non-dealer of each hand. Winner deals, so the loser knocks next time:
     _finish_with_knock(m, EX1)
     w1 = m.summaries[-1][1]
@@ -521,7 +525,7 @@ def test_game_reaching_target_wins_with_game_and_box_bonuses():
 
 
 def test_game_shutout_doubles_the_game_bonus():
-    m = Match(R.RuleSet(target=40), 1)
+    m = Match(gin_rules.RuleSet(target=40), 1)
     _finish_with_knock(m, EX3)  # +43, game over at once, loser won no hand
     assert m.state == GAME_OVER
     w = m.winner
@@ -531,13 +535,13 @@ def test_game_shutout_doubles_the_game_bonus():
 
 
 def test_game_bonuses_do_not_count_toward_the_target():
-    m = Match(R.RuleSet(target=100), 1)
+    m = Match(gin_rules.RuleSet(target=100), 1)
     _finish_with_knock(m, EX3)
     assert m.state == HAND_OVER and m.score_of(m.summaries[-1][1]) == 43
 
 
 def test_option_higher_final_tally_wins():
-    m = Match(R.RuleSet(target=40, game_winner=R.HIGHER_TALLY), 1)
+    m = Match(gin_rules.RuleSet(target=40, game_winner=gin_rules.HIGHER_TALLY), 1)
     _finish_with_knock(m, EX1)  # A +22
     a = m.summaries[-1][1]
     m.next_hand()
@@ -550,7 +554,7 @@ def test_option_higher_final_tally_wins():
 
 
 def test_apply_after_hand_over_is_refused_until_next_hand():
-    m = Match(R.RuleSet(), 2)
+    m = Match(gin_rules.RuleSet(), 2)
     _finish_with_knock(m, EX1)
     with pytest.raises(GinError, match="next one"):
         m.apply(DRAW_STOCK)
@@ -563,13 +567,13 @@ def test_apply_after_hand_over_is_refused_until_next_hand():
 
 def test_presets_table():
     table = {
-        "classic": (10, 20, 10, False, 20, 100, 200, R.WINNER_DEALS),
-        "modern": (10, 25, 25, True, 25, 100, 200, R.WINNER_DEALS),
-        "10/20": (10, 20, 10, False, 25, 100, 200, R.ALTERNATE),
-        "20/25": (10, 25, 20, False, 25, 100, 200, R.ALTERNATE),
+        "classic": (10, 20, 10, False, 20, 100, 200, gin_rules.WINNER_DEALS),
+        "modern": (10, 25, 25, True, 25, 100, 200, gin_rules.WINNER_DEALS),
+        "10/20": (10, 20, 10, False, 25, 100, 200, gin_rules.ALTERNATE),
+        "20/25": (10, 25, 20, False, 25, 100, 200, gin_rules.ALTERNATE),
     }
     for name, row in table.items():
-        rs = R.RuleSet.preset_rules(name)
+        rs = gin_rules.RuleSet.preset_rules(name)
         got = (
             rs.knock_limit,
             rs.gin_bonus,
@@ -582,11 +586,11 @@ def test_presets_table():
         )
         assert got == row, name
         assert rs.big_gin_bonus == 31
-    assert R.RuleSet() == R.RuleSet.preset_rules("classic")
+    assert gin_rules.RuleSet() == gin_rules.RuleSet.preset_rules("classic")
 
 
 def test_variant_straight_gin_only():
-    rs = R.RuleSet(straight=True)
+    rs = gin_rules.RuleSet(straight=True)
     rnd = pass_both_and_draw(stacked_round(*EX1[:4], rules=rs))
     assert rnd.knock_limit == 0
     with pytest.raises(GinError, match="only gin"):
@@ -598,27 +602,30 @@ def test_variant_straight_gin_only():
 
 @pytest.mark.parametrize("up,limit", [("5D", 5), ("TD", 10), ("KS", 10), ("JD", 10), ("AD", 0), ("2S", 2)])
 def test_variant_oklahoma_upcard_sets_the_knock_limit(up, limit):
-    rnd = Round(R.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX1[0], EX1[1], up, "9H"))
+    rnd = Round(gin_rules.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX1[0], EX1[1], up, "9H"))
     assert rnd.knock_limit == limit
 
 
 def test_variant_oklahoma_with_straight_the_lower_limit_applies():
     rnd = Round(
-        R.RuleSet(oklahoma=True, straight=True), DEALER, 0, deck=stacked_deck(EX1[0], EX1[1], "5D", "9H")
+        gin_rules.RuleSet(oklahoma=True, straight=True),
+        DEALER,
+        0,
+        deck=stacked_deck(EX1[0], EX1[1], "5D", "9H"),
     )
     assert rnd.knock_limit == 0
 
 
 def test_variant_oklahoma_refuses_knock_above_the_upcard_limit():
     rnd = pass_both_and_draw(
-        Round(R.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX2[0], EX2[1], "5D", "KD"))
+        Round(gin_rules.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX2[0], EX2[1], "5D", "KD"))
     )
     with pytest.raises(GinError, match="above the knock limit 5"):
         rnd.apply(knock("KD"))  # deadwood 8
 
 
 def test_oklahoma_spade_double_doubles_hand_points_including_bonuses():
-    rs = R.RuleSet(oklahoma=True, oklahoma_spade_double=True)
+    rs = gin_rules.RuleSet(oklahoma=True, oklahoma_spade_double=True)
     rnd = pass_both_and_draw(Round(rs, DEALER, 0, deck=stacked_deck(EX3[0], EX3[1], "TS", "2D")))
     rnd.apply(knock("2D"))
     assert rnd.result.multiplier == 2 and rnd.result.points == 2 * 43
@@ -629,14 +636,14 @@ def test_oklahoma_spade_double_doubles_hand_points_including_bonuses():
 
 def test_spade_double_off_by_default():
     rnd = pass_both_and_draw(
-        Round(R.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX3[0], EX3[1], "TS", "2D"))
+        Round(gin_rules.RuleSet(oklahoma=True), DEALER, 0, deck=stacked_deck(EX3[0], EX3[1], "TS", "2D"))
     )
     rnd.apply(knock("2D"))
     assert rnd.result.points == 43
 
 
 def test_hollywood_entries_and_columns():
-    rs = R.RuleSet(hollywood=True, target=50)
+    rs = gin_rules.RuleSet(hollywood=True, target=50)
     m = Match(rs, 1)
     assert len(m.columns) == 3
     a = 1 - m.dealer  # the first knocker
@@ -673,7 +680,7 @@ def test_hollywood_entries_and_columns():
 
 
 def test_hollywood_shutout_column_and_match_end():
-    rs = R.RuleSet(hollywood=True, target=40)
+    rs = gin_rules.RuleSet(hollywood=True, target=40)
     m = Match(rs, 1)
     a = 1 - m.dealer
     _finish_with_knock(m, EX3)  # a +43: closes game 1 with a shutout
@@ -695,9 +702,9 @@ def test_hollywood_shutout_column_and_match_end():
 
 
 def test_target_any_positive_number():
-    assert R.RuleSet(target=1).target == 1
+    assert gin_rules.RuleSet(target=1).target == 1
     with pytest.raises(GinError):
-        R.RuleSet(target=0)
+        gin_rules.RuleSet(target=0)
 
 
 # --- bad input ----------------------------------------------------------------
@@ -716,20 +723,20 @@ def test_duplicate_cards_are_refused():
 
 def test_unknown_rule_and_bad_values_are_refused():
     with pytest.raises(GinError, match="unknown rule"):
-        R.RuleSet(knocklimit=5)
+        gin_rules.RuleSet(knocklimit=5)
     with pytest.raises(GinError):
-        R.RuleSet(knock_limit=11)
+        gin_rules.RuleSet(knock_limit=11)
     with pytest.raises(GinError):
-        R.RuleSet(hollywood=1)
+        gin_rules.RuleSet(hollywood=1)
     with pytest.raises(GinError, match="unknown preset"):
-        R.RuleSet.preset_rules("vegas")
+        gin_rules.RuleSet.preset_rules("vegas")
 
 
 def test_rules_round_trip_through_bytes():
-    rs = R.RuleSet.preset_rules("20/25", oklahoma=True, hollywood=True, target=250)
-    assert R.RuleSet.from_bytes(rs.to_bytes()) == rs
+    rs = gin_rules.RuleSet.preset_rules("20/25", oklahoma=True, hollywood=True, target=250)
+    assert gin_rules.RuleSet.from_bytes(rs.to_bytes()) == rs
     with pytest.raises(GinError):
-        R.RuleSet.from_bytes(b"\x00" * 3)
+        gin_rules.RuleSet.from_bytes(b"\x00" * 3)
 
 
 def _illegal_candidates(rnd):
@@ -739,7 +746,7 @@ def _illegal_candidates(rnd):
 
 @pytest.mark.parametrize("phase_steps", [0, 1, 2, 3, 4])
 def test_illegal_actions_in_every_phase_raise_and_change_nothing(phase_steps):
-    rnd = Round(R.RuleSet(), DEALER, 31)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 31)
     steps = [PASS, PASS, DRAW_STOCK, None, DRAW_STOCK]
     for i in range(phase_steps):
         a = steps[i]
@@ -778,7 +785,7 @@ def test_discarding_a_card_not_in_hand_says_so():
 
 
 def test_observation_shows_only_what_the_player_may_see():
-    rnd = Round(R.RuleSet(), DEALER, 8)
+    rnd = Round(gin_rules.RuleSet(), DEALER, 8)
     rnd.apply(TAKE_DISCARD)
     up = rnd.upcard
     throw = [c for c in hand_cards(rnd.hands[NONDEALER]) if c != up][0]
@@ -797,12 +804,12 @@ def test_observation_shows_only_what_the_player_may_see():
 def test_replay_of_seed_and_actions_gives_the_identical_state():
     from gin.cards import Rng
 
-    rnd = Round(R.RuleSet(), 0, 77)
+    rnd = Round(gin_rules.RuleSet(), 0, 77)
     rng = Rng(3)
     while rnd.phase != OVER:
         legal = rnd.legal_actions()
         rnd.apply(legal[rng.below(len(legal))])
-    again = Round.replay(R.RuleSet(), 0, 77, rnd.actions)
+    again = Round.replay(gin_rules.RuleSet(), 0, 77, rnd.actions)
     assert fingerprint(again) == fingerprint(rnd)
     assert again.result.summary() == rnd.result.summary()
 
@@ -810,7 +817,7 @@ def test_replay_of_seed_and_actions_gives_the_identical_state():
 def test_match_replay_and_restore_give_identical_scores():
     from gin.cards import Rng
 
-    m = Match(R.RuleSet(target=60), 5)
+    m = Match(gin_rules.RuleSet(target=60), 5)
     rng = Rng(9)
     while m.state != GAME_OVER:
         if m.state == HAND_OVER:
@@ -818,9 +825,9 @@ def test_match_replay_and_restore_give_identical_scores():
         legal = m.legal_actions()
         m.apply(legal[rng.below(len(legal))])
     seed, hands = m.record()
-    again = Match.replay(R.RuleSet(target=60), seed, hands)
+    again = Match.replay(gin_rules.RuleSet(target=60), seed, hands)
     assert again.summaries == m.summaries and again.winner == m.winner
-    restored = Match.restore(R.RuleSet(target=60), seed, m.summaries, b"")
+    restored = Match.restore(gin_rules.RuleSet(target=60), seed, m.summaries, b"")
     assert restored.state == GAME_OVER and restored.winner == m.winner
     assert [c.totals for c in restored.columns] == [c.totals for c in m.columns]
 
@@ -832,7 +839,7 @@ def test_a_results_points_are_its_base_and_bonus_times_the_multiplier():
 
     seen = set()
     for seed in range(60):
-        rules = R.RuleSet(
+        rules = gin_rules.RuleSet(
             preset=seed % 4, big_gin=seed % 3 == 0, oklahoma=seed % 5 == 0, oklahoma_spade_double=True
         )
         rnd = Round(rules, seed % 2, seed)

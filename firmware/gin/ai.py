@@ -32,7 +32,7 @@ from gin import ai_eval as E
 from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
 from gin.levels import LEVELS  # the one list of levels, re-exported
 from gin.melds import deadwood4, deadwood_after_discard4, discard_deadwoods
-from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
+from gin.round import ARRANGE, BIG_GIN, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
 
 # Every player the host tools can seat: the levels a person can choose, then the yardstick.
 PLAYERS = LEVELS + ("baseline",)
@@ -94,7 +94,7 @@ class _Simple:
         ph = obs.phase
         if ph == SPREAD:
             return ARRANGE  # the first listed arrangement
-        if ph == OFFER or ph == 1:
+        if ph == OFFER or ph == DRAW:
             if E.big_gin_take(obs):
                 return TAKE_DISCARD
             return self._draw(obs)

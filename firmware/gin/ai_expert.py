@@ -66,7 +66,7 @@ from gin.ai_eval import fingerprint
 from gin.ai_hard import R_DISCARD, R_KNOCK, HardPlayer
 from gin.melds import deadwood4, deadwood_after_discard4
 from gin.meldtables import RUN_DW
-from gin.round import DRAW_STOCK, KNOCK, OFFER, TAKE_DISCARD
+from gin.round import BIG_GIN, DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, SPREAD, TAKE_DISCARD
 
 try:
     from micropython import const
@@ -178,16 +178,16 @@ class ExpertPlayer(HardPlayer):
             return legal[0]
         ph = obs.phase
         a = HardPlayer.choose(self, obs)
-        if ph == OFFER or ph == 3 or self.budget <= 0:
+        if ph == OFFER or ph == SPREAD or self.budget <= 0:
             return a  # the upcard offer and the spread: hard's judgement
-        if ph == 1:
+        if ph == DRAW:
             if not self.s_draw or TAKE_DISCARD not in legal:
                 return a
             if E.big_gin_take(obs):
                 return a
             return self._search_draw(obs, a)
-        if ph == 2:
-            if a == 107:  # BIG_GIN
+        if ph == DISCARD_PHASE:
+            if a == BIG_GIN:
                 return a
             return self._search_discard(obs, a)
         return a

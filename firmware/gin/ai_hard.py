@@ -20,7 +20,7 @@ and the normal player.
 from gin import ai_eval as E
 from gin.cards import RANK_VALUES
 from gin.melds import deadwood4, discard_deadwoods
-from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
+from gin.round import ARRANGE, BIG_GIN, DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
 
 try:
     from micropython import const
@@ -138,12 +138,12 @@ class HardPlayer:
             return legal[0]
         ph = obs.phase
         self.read(obs)
-        if ph == OFFER or ph == 1:  # the upcard offer or a draw
+        if ph == OFFER or ph == DRAW:
             if E.big_gin_take(obs):
                 self.why = R_TAKE_BIG_GIN
                 return TAKE_DISCARD
             return self._draw(obs)
-        if ph == 2:
+        if ph == DISCARD_PHASE:
             return self._discard(obs)
         return self._spread(obs)
 

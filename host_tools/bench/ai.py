@@ -34,6 +34,7 @@ import sys
 import time
 
 from gin.ai import PLAYERS
+from gin.round import DISCARD_PHASE, DRAW, OFFER
 
 from host_tools.bench.arena import run_micropython_code
 
@@ -47,7 +48,7 @@ PICO_FACTOR = 33  # a Pico runs MicroPython about this many times slower than th
 _CODE = """
 import gc
 import js
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.ai import make_player
 from gin.cards import mix_seed
 from gin.match import GAME_OVER, HAND_OVER, Match
@@ -66,7 +67,7 @@ m0 = gc.mem_alloc()
 probe = make_player(%(level)r, 1)
 state = gc.mem_alloc() - m0
 
-rules = R.RuleSet(**%(rules)r)
+rules = gin_rules.RuleSet(**%(rules)r)
 times = []
 heaps = []
 phases = []
@@ -170,8 +171,8 @@ def run_once(
         raise RuntimeError("the MicroPython bench printed no timings:\n" + out[-2000:])
     st = sorted(times)
     hp = sorted(heaps)
-    draw = sorted(t for t, ph in zip(times, phases) if ph in (0, 1))
-    disc = sorted(t for t, ph in zip(times, phases) if ph == 2)
+    draw = sorted(t for t, ph in zip(times, phases) if ph in (OFFER, DRAW))
+    disc = sorted(t for t, ph in zip(times, phases) if ph == DISCARD_PHASE)
     return {
         "draw_median_ms": statistics.median(draw) / 1000 if draw else 0.0,
         "discard_median_ms": statistics.median(disc) / 1000 if disc else 0.0,

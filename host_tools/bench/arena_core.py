@@ -5,7 +5,7 @@ MicroPython WebAssembly port for --micropython runs, so both report the same
 numbers for the same seeds.  No type hints, no host-only modules here.
 """
 
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.ai import make_player
 from gin.cards import mix_seed
 from gin.match import GAME_OVER, HAND_OVER, Match
@@ -44,12 +44,12 @@ def make_rules(preset, variants, target=0):
     opts = {}
     for v in variants:
         if v == "dealer_plays":
-            opts["upcard_offer"] = R.OFFER_DEALER_PLAYS
+            opts["upcard_offer"] = gin_rules.OFFER_DEALER_PLAYS
         else:
             opts[v] = True
     if target:
         opts["target"] = target
-    return R.RuleSet.preset_rules(preset, **opts)
+    return gin_rules.RuleSet.preset_rules(preset, **opts)
 
 
 def match_seed(seed, i):

@@ -31,7 +31,7 @@ import savegame as sg
 from device.storage import FileStorage, MemFS
 from gin import ai
 from gin.match import GAME_OVER, HAND_OVER, Match
-from gin.round import DRAW_STOCK, PASS, TAKE_DISCARD
+from gin.round import DRAW, DRAW_STOCK, PASS, TAKE_DISCARD
 from gin.rules import RuleSet
 
 from host_tools import FIRMWARE, ROOT
@@ -68,8 +68,8 @@ def pathological() -> Match:
     m.apply(PASS)
     m.apply(PASS)
     m.apply(DRAW_STOCK)
-    while r.turns < 99 or r.phase != 1:
-        if r.phase == 1:
+    while r.turns < 99 or r.phase != DRAW:
+        if r.phase == DRAW:
             m.apply(TAKE_DISCARD)
         else:
             legal = [a for a in r.legal_actions() if a < 52 and a != r.taken]

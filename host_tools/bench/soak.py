@@ -19,7 +19,7 @@ import os
 import sys
 import time
 
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.ai import PLAYERS, make_player
 from gin.cards import mix_seed
 from gin.round import OVER, RESULT_NAMES, Round, action_text
@@ -34,12 +34,12 @@ RULESETS = (
     ("oklahoma + straight", {"preset": "modern", "oklahoma": True, "straight": True}),
     ("hollywood", {"hollywood": True}),
     ("gin forced + big gin", {"gin_forced": True, "big_gin": True}),
-    ("dealer plays the upcard", {"upcard_offer": R.OFFER_DEALER_PLAYS}),
+    ("dealer plays the upcard", {"upcard_offer": gin_rules.OFFER_DEALER_PLAYS}),
 )
 
 
-def rules_of(i: int) -> R.RuleSet:
-    return R.RuleSet(**RULESETS[i][1])
+def rules_of(i: int) -> gin_rules.RuleSet:
+    return gin_rules.RuleSet(**RULESETS[i][1])
 
 
 def play_one(k: int, seed: int) -> tuple[int, int, int, str]:

@@ -37,20 +37,19 @@ import sys
 import time
 
 from gin import ai_eval as E
-from gin import round as R
+from gin import round as gin_round
 from gin.ai import PLAYERS, make_player
 from gin.ai_expert import ExpertPlayer
 from gin.melds import deadwood4
-from gin.round import KNOCK
+from gin.round import DISCARD_PHASE, KNOCK
 
 from host_tools.bench import arena_core
 from host_tools.bench.arena import wilson
 
 ORACLES = ("none", "knock", "danger", "weights", "mix")
-DISCARD = 2  # the observation phase of a discard decision
 DANGER_BANDS = (0, 8, 16, 32, 48, 64, 96, 128, 192, 257)
 
-_plain_init = R.Observation.__init__
+_plain_init = gin_round.Observation.__init__
 
 
 def _init_with_opponent(self, rnd, me):
@@ -99,7 +98,7 @@ class KnockOracle(ExpertPlayer):
 
     def choose(self, obs):
         a = ExpertPlayer.choose(self, obs)
-        if obs.phase != DISCARD:
+        if obs.phase != DISCARD_PHASE:
             return a
         # the expert's own play-out scoring of a knock, in the true world: my hand, theirs
         self.ginb = obs.rules.gin_bonus
@@ -144,7 +143,7 @@ class DangerLog(ExpertPlayer):
 
     def choose(self, obs):
         a = ExpertPlayer.choose(self, obs)
-        if obs.phase == DISCARD and len(obs.legal) > 1:
+        if obs.phase == DISCARD_PHASE and len(obs.legal) > 1:
             for c in range(52):
                 if _card_in(obs.hand, c) and c != obs.taken:
                     self.rows.append((E.danger(self.sc, c), 1 if E.joins_meld(obs.oracle_opp, c) else 0))
@@ -163,13 +162,13 @@ def play_seated(obs_init, seat, preset, seed, start, stop, opponent):
     def make(level, s=0):
         return seat(s) if level == SEATED else make_player(level, s)
 
-    R.Observation.__init__ = obs_init
+    gin_round.Observation.__init__ = obs_init
     arena_core.make_player = make
     try:
         rules = arena_core.make_rules(preset, (), 0)
         return arena_core.play_range(rules, seed, start, stop, SEATED, opponent)
     finally:
-        R.Observation.__init__ = _plain_init
+        gin_round.Observation.__init__ = _plain_init
         arena_core.make_player = plain_seat
 
 

@@ -70,13 +70,13 @@ import sys
 import time
 
 from gin import ai_eval as E
-from gin import round as R
+from gin import round as gin_round
 from gin.ai import PLAYERS
 from gin.ai_expert import ExpertPlayer
 from gin.ai_hard import HardPlayer
 from gin.cards import hand_cards
 from gin.melds import deadwood4, discard_deadwoods
-from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, TAKE_DISCARD
+from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
 
 from host_tools.research.oracle import auc, map_chunks, play_seated, result_line
 
@@ -85,7 +85,7 @@ HIDDEN = -1  # the card of an opponent's stock draw, as the expert sees it
 
 # --- the public event stream --------------------------------------------------------
 
-plain_init = R.Observation.__init__
+plain_init = gin_round.Observation.__init__
 _hand_seq = [0]
 
 
@@ -95,7 +95,7 @@ def log_of(rnd):
     the round and extended as the hand goes on."""
     log = rnd.__dict__.get("_post_log")
     if log is None:
-        shadow = R.Round(rnd.rules, rnd.dealer, rnd.seed, rnd.deck)
+        shadow = gin_round.Round(rnd.rules, rnd.dealer, rnd.seed, rnd.deck)
         _hand_seq[0] += 1
         log = {
             "id": _hand_seq[0],
@@ -131,7 +131,7 @@ def log_of(rnd):
 
 
 def _plain_obs(rnd, p):
-    o = R.Observation.__new__(R.Observation)
+    o = gin_round.Observation.__new__(gin_round.Observation)
     plain_init(o, rnd, p)
     return o
 
@@ -484,7 +484,7 @@ class PosteriorExpert(ExpertPlayer):
 
     def choose(self, obs):
         legal = obs.legal
-        if len(legal) > 1 and obs.phase != 3:
+        if len(legal) > 1 and obs.phase != SPREAD:
             self.decisions += 1
             cards = _hand_cards_plus_top(obs)
             posts = []

@@ -5,7 +5,7 @@ The expected action lists were computed on CPython (see _play); MicroPython
 must reproduce them action for action.
 """
 
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.ai import card_name, hint, make_player
 from gin.round import OVER, Round
 
@@ -26,22 +26,27 @@ def _play(level_a, level_b, seed, rules):
 
 
 def _cases():
-    classic = R.RuleSet()
-    modern_ok = R.RuleSet.preset_rules("modern", oklahoma=True)
+    classic = gin_rules.RuleSet()
+    modern_ok = gin_rules.RuleSet.preset_rules("modern", oklahoma=True)
     return [
         ("hard", "baseline", 11, classic),
         ("baseline", "hard", 12, modern_ok),
         ("normal", "easy", 13, classic),
         ("easy", "normal", 14, modern_ok),
-        ("hard", "normal", 15, R.RuleSet(straight=True)),
-        ("easy", "baseline", 16, R.RuleSet(gin_forced=True, big_gin=True)),
+        ("hard", "normal", 15, gin_rules.RuleSet(straight=True)),
+        ("easy", "baseline", 16, gin_rules.RuleSet(gin_forced=True, big_gin=True)),
         ("hard", "hard", 17, classic),
-        ("normal", "baseline", 18, R.RuleSet(upcard_offer=R.OFFER_DEALER_PLAYS)),
+        ("normal", "baseline", 18, gin_rules.RuleSet(upcard_offer=gin_rules.OFFER_DEALER_PLAYS)),
         ("expert", "hard", 19, classic),
         ("hard", "expert", 20, modern_ok),
-        ("expert", "normal", 23, R.RuleSet(gin_forced=True, big_gin=True, oklahoma=True)),
-        ("baseline", "expert", 24, R.RuleSet(straight=True, hollywood=True)),
-        ("expert", "expert", 25, R.RuleSet.preset_rules("20/25", oklahoma=True, oklahoma_spade_double=True)),
+        ("expert", "normal", 23, gin_rules.RuleSet(gin_forced=True, big_gin=True, oklahoma=True)),
+        ("baseline", "expert", 24, gin_rules.RuleSet(straight=True, hollywood=True)),
+        (
+            "expert",
+            "expert",
+            25,
+            gin_rules.RuleSet.preset_rules("20/25", oklahoma=True, oklahoma_spade_double=True),
+        ),
     ]
 
 
@@ -65,7 +70,7 @@ def test_expert_allocates_little_and_keeps_nothing():
 
     measure = hasattr(gc, "mem_alloc")
     players = (make_player("expert", 3), make_player("hard", 4))
-    m = Match(R.RuleSet(target=40), 77)
+    m = Match(gin_rules.RuleSet(target=40), 77)
     worst = 0
     decisions = 0
     # a Match's usual turn loop (also in host_tools/bench/ai.py, on purpose: see there)
@@ -95,7 +100,7 @@ def test_expert_allocates_little_and_keeps_nothing():
 
 
 def test_hint_words_match_cpython():
-    rnd = Round(R.RuleSet(), 0, 21)
+    rnd = Round(gin_rules.RuleSet(), 0, 21)
     got = []
     while rnd.phase != OVER and len(got) < 12:
         obs = rnd.observation(rnd.player)

@@ -5,7 +5,7 @@ exactly (same seed, same deal, same game).
 """
 
 from gin import melds
-from gin import rules as R
+from gin import rules as gin_rules
 from gin.cards import GinError, Rng, card_text, hand_of, mix_seed, parse_card, parse_cards, shuffled_deck
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import DRAW_STOCK, GIN, KNOCK, KNOCK_WIN, PASS, UNDERCUT, Round
@@ -44,16 +44,16 @@ EX3 = ("5H 6H 7H 9C TC JC QC KD KH KS", "8H JD 4S AS 2C 3C 4C 6S 6D 6C", "3D", "
 
 
 def test_worked_examples_classic():
-    r = _example(*EX1, rules=R.RuleSet())
+    r = _example(*EX1, rules=gin_rules.RuleSet())
     assert r.kind == KNOCK_WIN and r.points == 22
-    r = _example(*EX2, rules=R.RuleSet())
+    r = _example(*EX2, rules=gin_rules.RuleSet())
     assert r.kind == UNDERCUT and r.points == 17
-    r = _example(*EX3, rules=R.RuleSet())
+    r = _example(*EX3, rules=gin_rules.RuleSet())
     assert r.kind == GIN and r.points == 43
 
 
 def test_worked_examples_modern():
-    pts = [_example(*ex, rules=R.RuleSet.preset_rules("modern")).points for ex in (EX1, EX2, EX3)]
+    pts = [_example(*ex, rules=gin_rules.RuleSet.preset_rules("modern")).points for ex in (EX1, EX2, EX3)]
     assert pts == [22, 32, 48]
 
 
@@ -118,7 +118,7 @@ def test_meld_search_known_hands():
 
 
 def test_illegal_action_keeps_state():
-    rnd = Round(R.RuleSet(), 0, 5)
+    rnd = Round(gin_rules.RuleSet(), 0, 5)
     before = list(rnd.hands[0]) + list(rnd.hands[1])
     try:
         rnd.apply(DRAW_STOCK)
@@ -148,9 +148,9 @@ def _play_match(seed, rules):
 
 def match_digest():
     return [
-        _play_match(11, R.RuleSet(target=30)),
-        _play_match(12, R.RuleSet.preset_rules("modern", oklahoma=True, target=30)),
-        _play_match(13, R.RuleSet(hollywood=True, target=20)),
+        _play_match(11, gin_rules.RuleSet(target=30)),
+        _play_match(12, gin_rules.RuleSet.preset_rules("modern", oklahoma=True, target=30)),
+        _play_match(13, gin_rules.RuleSet(hollywood=True, target=20)),
     ]
 
 
