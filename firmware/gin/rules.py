@@ -6,6 +6,10 @@ Presets (Classic, Modern, 10/20, 20/25) fill the scoring fields; variants
 
 from gin.cards import GinError, value_of
 
+# The value names below (*_NAMES, by value) are the one source of what each value of a field is
+# called: identifiers, as docs/RULES.md and the simulator's --rules write them (lower case, "_"
+# for a space). The rules menu shows each "_" as a space (ui/options.py).
+
 # next_dealer
 WINNER_DEALS = 0
 LOSER_DEALS = 1

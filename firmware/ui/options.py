@@ -1,6 +1,6 @@
 """The rules and settings menus (loaded only when visited: RAM is scarce at the title)."""
 
-from gin.rules import PRESET_TITLES
+from gin.rules import DEALER_NAMES, FIRST_DEALER_NAMES, GAME_WINNER_NAMES, OFFER_NAMES, PRESET_TITLES
 from ui import keys
 from ui.draw import choice_row
 from ui.menus import Menu, cycle, step_in
@@ -9,7 +9,7 @@ from ui.screens import RULES, RULES_TEXT, SETTINGS, TITLE
 # --- rules --------------------------------------------------------------------------------
 
 TARGETS = (50, 75, 100, 125, 150, 200, 250, 300, 500)
-# (row name, RuleSet field, value names or None for on/off)
+# (row name, RuleSet field, value names (gin.rules') or None for on/off)
 _RULE_ROWS = (
     ("Preset", "preset", None),
     ("Target", "target", None),
@@ -19,10 +19,10 @@ _RULE_ROWS = (
     ("Hollywood", "hollywood", None),
     ("Big gin", "big_gin", None),
     ("Gin forced", "gin_forced", None),
-    ("Upcard", "upcard_offer", ("standard", "dealer plays")),
-    ("1st deal", "first_dealer", ("cut", "random")),
-    ("Winner", "game_winner", ("target", "higher")),
-    ("Next deal", "next_dealer", ("winner", "loser", "alternate")),
+    ("Upcard", "upcard_offer", OFFER_NAMES),
+    ("1st deal", "first_dealer", FIRST_DEALER_NAMES),
+    ("Winner", "game_winner", GAME_WINNER_NAMES),
+    ("Next deal", "next_dealer", DEALER_NAMES),
 )
 
 
@@ -53,7 +53,7 @@ class RulesMenu(Menu):
             elif names is None:
                 t = "on" if v else "off"
             else:
-                t = names[v]
+                t = names[v].replace("_", " ")  # an identifier as words: "dealer_plays"
             out.append(choice_row(name, t))
         out.append("Show all rules")
         return out

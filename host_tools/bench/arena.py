@@ -27,7 +27,7 @@ from pathlib import Path
 from gin.ai import PLAYERS
 
 from host_tools.bench import arena_core
-from host_tools.bench.arena_core import FIELDS, N_FIELDS, VARIANTS, make_rules
+from host_tools.bench.arena_core import DEALER_PLAYS, FIELDS, N_FIELDS, VARIANTS, make_rules
 
 PRESETS = ("classic", "modern", "10/20", "20/25")
 
@@ -305,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b", default="baseline", choices=PLAYERS, help="player B (default baseline)")
     ap.add_argument("--matches", type=int, default=200)
     ap.add_argument("--rules", default="classic", choices=PRESETS, help="preset (default classic)")
-    ap.add_argument("--variant", action="append", default=[], choices=VARIANTS + ("dealer_plays",))
+    ap.add_argument("--variant", action="append", default=[], choices=VARIANTS + (DEALER_PLAYS,))
     ap.add_argument("--target", type=int, default=0, help="game target (default: the rule set's, 100)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)

@@ -37,13 +37,15 @@ FIELDS = (
 )
 N_FIELDS = len(FIELDS)
 
+# the upcard option's value name (gin.rules'), a --variant of its own
+DEALER_PLAYS = gin_rules.OFFER_NAMES[gin_rules.OFFER_DEALER_PLAYS]
 VARIANTS = ("straight", "oklahoma", "oklahoma_spade_double", "hollywood", "gin_forced", "big_gin")
 
 
 def make_rules(preset, variants, target=0):
     opts = {}
     for v in variants:
-        if v == "dealer_plays":
+        if v == DEALER_PLAYS:
             opts["upcard_offer"] = gin_rules.OFFER_DEALER_PLAYS
         else:
             opts[v] = True
