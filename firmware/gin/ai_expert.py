@@ -3,50 +3,17 @@ its knock checked by playing the hand out in the worlds the observation allows.
 
 What it does
 ------------
+docs/AI.md ("The expert") has the method and the measurements behind each choice; in short,
 expert is hard (ai_hard.py) with two changes that measured stronger:
 
-* Safer discards: the weight of a discard's danger (the chance the opponent
-  holds two cards that meld with it) is gamma = 8 instead of hard's 2 at the
-  usual knock limit of 10, falling with the hand's limit to hard's 2 when only
-  gin ends the hand (Oklahoma's low upcards, straight gin): such hands run
-  longer, and building one's own melds weighs more.
-* A searched knock.  Whenever it may knock (and the count is not gin, which
-  is always taken), it compares knocking now with hard's best discard by
-  simulation, and plays the one with more points on average:
-
-  1. Worlds.  A world is one way the hidden cards could lie: the opponent's
-     hand and the stock order.  Cards the opponent surely holds (taken from
-     the pile, not thrown back) are in it; every other unseen card goes in
-     with the chance the opponent model of ai_eval gives it (lower near cards
-     they threw or passed, higher near cards they took: the evidence is
-     weighed, not only used to exclude cards), and the hand is trimmed or
-     topped up to its true size.  Then the opponent's draws are replayed:
-     as many times as it has discarded (up to `replays`), it draws an unseen
-     card and throws the one that leaves the least deadwood.  Without that
-     step a sampled hand is a random 10 cards, far worse than a hand played
-     for ten turns (46 against 33 deadwood at turns 4-7 in a measurement);
-     with it the sampled and the real hands agree within a couple of points
-     (tests/test_ai_expert.py checks it).  The rest, shuffled, is the stock.
-  2. Play-outs.  In each world both candidates are played to the end of the
-     hand (or `horizon` turns) by a fast policy for both players: take the
-     top card when it joins a meld, else draw; throw the card leaving the
-     least deadwood (the higher card on a tie); knock as soon as allowed,
-     gin at zero.  The end is scored by the rules in play: knock, undercut
-     (lay-offs on the knocker's runs and sets of three), gin, the bonuses,
-     the hand's knock limit (Oklahoma, straight gin), the spade doubling, the
-     stock-floor cancellation.  A play-out cut at the horizon is scored by
-     half the difference of the counts.  Both candidates meet the same worlds.
-  3. Choice.  The candidate with the best mean wins; hard's own choice gets a
-     head start of `prior` (1/16 point per world), so noise alone does not
-     overturn it.
-
-The same machinery can search the draw (take the top card or not) and the
-discard (hard's best few by its score); both are switched off because they
-measured weaker than hard's formulas at any budget the device can afford: a
-hand's outcome varies by some 15 points, so the few dozen worlds a Pico can
-play out cannot rank choices that differ by a fraction of a point, and the
-fast policy's view of the future is cruder than hard's.  docs/AI.md has the
-numbers of each variant.
+* Safer discards: hard's weight of a discard's danger is 8 instead of 2 at the usual knock
+  limit of 10, falling with the hand's limit to hard's 2 when only gin ends the hand
+  (gamma_for).
+* A searched knock: whenever it may knock (gin is always taken), it plays knocking now and
+  hard's best discard out in the same sampled worlds (search: sample_world, then play_out
+  of each candidate, each end scored by _knock) and plays the better mean, hard's choice a
+  head start of `prior` ahead.  The draw and discard searches of the same machinery are
+  switched off (EXPERT's "draw" and "discard"): they measured weaker than hard's formulas.
 
 Bounded and deterministic
 -------------------------
