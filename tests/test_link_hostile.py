@@ -1,7 +1,7 @@
 """A peer that lies: the honest handheld never crashes, never plays for its own seat, keeps its save.
 
 Each reproduction of issue 22 is a test here (they failed on the protocol before): the scripted
-peer is host_tools.link.hostile.Peer, a real App on one end and a script on the other.
+peer is host_tools.link.hostile_peer.Peer, a real App on one end and a script on the other.
 """
 
 import pytest
@@ -14,7 +14,9 @@ from ui import keys
 from ui.link import wrap
 from ui.screens import TEXT
 
-from host_tools.link.hostile import SCENARIOS, Peer, Watch, knocker, passive, run_one, tcp_ports
+from host_tools.link.hostile import SCENARIOS, run_one, tcp_ports
+from host_tools.link.hostile_peer import Peer, knocker, passive
+from host_tools.link.hostile_watch import Watch
 from link import channel, session
 
 
@@ -214,7 +216,7 @@ def test_a_peer_that_leaves_during_the_deal_is_said_and_a_new_deal_needs_a_press
 
 
 def session_hello():
-    from host_tools.link.hostile import hello
+    from host_tools.link.hostile_peer import hello
 
     return hello()
 
