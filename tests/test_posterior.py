@@ -1,4 +1,5 @@
-"""host_tools/research/posterior.py: the public record the filter reads, and the filter's particles."""
+"""host_tools/research/posterior.py: the public record the filter reads (history.py), and the filter's
+particles (particles.py)."""
 
 import pytest
 
@@ -9,13 +10,14 @@ from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import DISCARD_PHASE, DRAW_STOCK, KNOCK
 
 from host_tools.bench import arena_core
+from host_tools.research import history, particles
 from host_tools.research import posterior as P
 
 
 def _play(players, seed, after):
     """One Classic match; after(rnd, p, obs, a, hand before the action) follows every action."""
     m = Match(arena_core.make_rules("classic", (), 0), arena_core.match_seed(seed, 0))
-    gin_round.Observation.__init__ = P.init_with_history
+    gin_round.Observation.__init__ = history.init_with_history
     try:
         while m.state != GAME_OVER:
             if m.state == HAND_OVER:
@@ -29,15 +31,15 @@ def _play(players, seed, after):
             m.apply(a)
             after(rnd, p, obs, a, hand)
     finally:
-        gin_round.Observation.__init__ = P.plain_init
+        gin_round.Observation.__init__ = history.plain_init
 
 
 def test_the_record_hides_the_opponents_draws_and_its_views_reproduce_its_decisions():
-    hard = P.PolicyScorer(0)
+    hard = particles.PolicyScorer(0)
     seen = {"hidden": 0, "mine": 0, "discards": 0}
 
     def after(rnd, p, obs, a, hand):
-        log = P.log_of(rnd)
+        log = history.log_of(rnd)
         actor, ph, act, card, view = log["raw"][-1]
         assert (actor, act) == (p, a) and view.hand is None
         if p == 1 and ph == DISCARD_PHASE and a < KNOCK and len(obs.legal) > 1:
@@ -48,13 +50,13 @@ def test_the_record_hides_the_opponents_draws_and_its_views_reproduce_its_decisi
             view.hand = None
             assert best == a
             seen["discards"] += 1
-        mine = P.History(log, 0).events[-1]
+        mine = history.History(log, 0).events[-1]
         if a == DRAW_STOCK:
             if p == 0:
                 assert mine[3] == card >= 0  # my own draw: I see the card
                 seen["mine"] += 1
             else:
-                assert mine[3] == P.HIDDEN and mine[4] is not None and mine[4].hand is None
+                assert mine[3] == history.HIDDEN and mine[4] is not None and mine[4].hand is None
                 seen["hidden"] += 1
 
     _play([make_player("expert", 1), HardPlayer(0)], 3, after)
