@@ -1,11 +1,34 @@
 """Helpers for the save tests: seeded games, match fingerprints and the engine's invariants."""
 
 import random
+import struct
+import zlib
 
+import savegame as sg
+from device.storage import FileStorage
 from gin.match import GAME_OVER, HAND_OVER, Match
 from gin.round import BIG_GIN, CANCELLED, KNOCK
+from gin.rules import RuleSet
 
 from deal import fingerprint
+
+HOLLY = RuleSet(hollywood=True)
+MODERN_OK = RuleSet.preset_rules("modern", oklahoma=True, oklahoma_spade_double=True)
+
+
+def snap_of(m, **kw):
+    return sg.snapshot_of(m, **kw)
+
+
+def loaded(st_or_fs):
+    storage = st_or_fs if isinstance(st_or_fs, FileStorage) else FileStorage("", st_or_fs)
+    return sg.SaveManager(storage).load_game()
+
+
+def fix_crc(rec):
+    """A record with its CRC made right again (after a test changed its bytes)."""
+    rec = bytes(rec)
+    return rec[:-4] + struct.pack(">I", zlib.crc32(rec[:-4]))
 
 
 class RandomPlayer:
@@ -44,6 +67,19 @@ def states(rules, seed, count=12):
     play(Match(rules, seed), seed, lambda m: records.append(m.record()))
     step = max(1, len(records) // count)
     return [Match.replay(rules, s, hands) for (s, hands) in records[::step]]
+
+
+def sample_matches():
+    """Matches at points of four seeded games (Classic, Hollywood, Modern Oklahoma, straight gin to 50)."""
+    out = []
+    for rules, seed in (
+        (RuleSet(), 11),
+        (HOLLY, 12),
+        (MODERN_OK, 13),
+        (RuleSet(straight=True, target=50), 14),
+    ):
+        out += states(rules, seed)
+    return out
 
 
 def match_fingerprint(m):

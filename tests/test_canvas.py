@@ -17,74 +17,9 @@ from ui import cardart
 from ui.canvas import CLEAR, COPY, SET, XOR, Canvas
 from ui.font import NORMAL, SMALL, text_width
 
+from canvasref import H, Ref, W, coord, random_canvas, random_ops, size
 from host_tools.gen import font as gen_font
 from host_tools.micropython.runner import run as run_micropython
-
-W, H = 128, 64
-
-
-# --- a pixel-set reference -------------------------------------------------
-
-
-class Ref:
-    """The screen as a set of lit (x, y) points."""
-
-    def __init__(self, lit=()):
-        self.lit = set(lit)
-
-    @classmethod
-    def of(cls, cv: Canvas) -> Ref:
-        lit = set()
-        for i, b in enumerate(cv.buf):
-            if b:
-                x, y = i % W, (i // W) * 8
-                lit.update((x, y + bit) for bit in range(8) if b >> bit & 1)
-        return cls(lit)
-
-    def put(self, x: int, y: int, c: int) -> None:
-        if 0 <= x < W and 0 <= y < H:
-            if c == XOR:
-                self.lit ^= {(x, y)}
-            elif c:
-                self.lit.add((x, y))
-            else:
-                self.lit.discard((x, y))
-
-    def fill_rect(self, x, y, w, h, c):
-        # only the on-screen part: put() would drop the rest anyway
-        for yy in range(max(y, 0), min(y + h, H)):
-            for xx in range(max(x, 0), min(x + w, W)):
-                self.put(xx, yy, c)
-
-    def buf(self) -> bytearray:
-        b = bytearray(W * H // 8)
-        for x, y in self.lit:
-            b[(y >> 3) * W + x] |= 1 << (y & 7)
-        return b
-
-
-def random_canvas(rng: random.Random) -> Canvas:
-    """A canvas with scattered lit pixels, so that every colour has something to act on."""
-    cv = Canvas()
-    cv.buf[:] = bytes(
-        rng.getrandbits(8) & rng.getrandbits(8) if rng.random() < 0.4 else 0 for _ in range(1024)
-    )
-    return cv
-
-
-def coord(rng: random.Random, lo: int, hi: int) -> int:
-    """Mostly on screen, sometimes well off it, often near an edge."""
-    r = rng.random()
-    if r < 0.15:
-        return rng.choice([lo - 1, lo, hi - 1, hi])
-    if r < 0.3:
-        return rng.randint(lo - 40, hi + 40)
-    return rng.randint(lo, hi - 1)
-
-
-def size(rng: random.Random) -> int:
-    return rng.choice([0, 1, 2, 3, rng.randint(-3, 0), rng.randint(1, 20), rng.randint(1, 150)])
-
 
 # --- primitives against the reference ----------------------------------------
 
@@ -462,102 +397,7 @@ def test_generator_art_parser_rejects_ragged_art():
         gen_font.parse_art("> A\n#x\n##\n", 2)
 
 
-# --- against MicroPython ----------------------------------------------------------------
-
-
-def random_ops(seed: int, n: int) -> list[tuple]:
-    rng = random.Random(seed)
-    ops = []
-    for _ in range(n):
-        k = rng.choice(["line", "line", "line", "hline", "vline", "rect", "fill_rect", "pixel"])
-        x, y = coord(rng, 0, W), coord(rng, 0, H)
-        c = rng.choice([0, 1, 1])
-        if k == "line":
-            ops.append((k, x, y, coord(rng, 0, W), coord(rng, 0, H), c))
-        elif k in ("hline", "vline"):
-            ops.append((k, x, y, size(rng), c))
-        elif k == "rect" and rng.random() < 0.3:
-            ops.append((k, x, y, size(rng), size(rng), c, True))
-        elif k in ("rect", "fill_rect"):
-            ops.append((k, x, y, size(rng), size(rng), c))
-        else:
-            ops.append((k, x, y, c))
-    return ops
-
-
-_MP_FRAMEBUF = r"""
-import framebuf
-from ui.canvas import Canvas
-OPS = %r
-fb_buf = bytearray(1024)
-fb = framebuf.FrameBuffer(fb_buf, 128, 64, framebuf.MONO_VLSB)
-cv = Canvas()
-for i, op in enumerate(OPS):
-    if i %% 7 == 0:
-        fb.fill(0)
-        cv.fill(0)
-    getattr(fb, op[0])(*op[1:])
-    getattr(cv, op[0])(*op[1:])
-    print("F", fb_buf.hex())
-    print("C", cv.buf.hex())
-"""
-
-
-def test_primitives_equal_micropython_framebuf_byte_for_byte():
-    ops = random_ops(2024, 700)
-    out = run_micropython(_MP_FRAMEBUF % (ops,))
-    fb = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("F ")]
-    mpc = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("C ")]
-    assert len(fb) == len(mpc) == len(ops)
-    cv = Canvas()
-    drawn = 0
-    for i, op in enumerate(ops):
-        if i % 7 == 0:
-            cv.fill(0)
-        getattr(cv, op[0])(*op[1:])
-        assert bytes(cv.buf) == fb[i], ("framebuf differs after", op)
-        assert mpc[i] == fb[i], ("Canvas on MicroPython differs after", op)
-        drawn += any(cv.buf)
-    assert drawn > len(ops) // 2  # the random shapes mostly land on screen
-
-
-SCENE = r"""
-from ui.canvas import Canvas, XOR
-from ui.font import SMALL, NORMAL
-from ui import cardart
-
-
-def scene(k):
-    cv = Canvas()
-    cv.text("You 37  CPU 52 \u00b7 Box 2 \u2026", -3, k, 1, SMALL)
-    cv.text("Knock with 7? \u25c0\u25b6\u25b2\u25bc\u2713\u00d7\u00b0", k - 20, 9 + k)
-    cv.text("unknown \u20ac here", 2, 56 - k, XOR, SMALL)
-    for c in range(52):
-        cardart.draw_card(cv, (c % 13) * 9 - 4 + k, 16 + (c // 13) * 7 + k,
-                          c, c % 5 == 0, c % 7 == 0, c % 3 == 0, c % 4 == 0)
-    x = -2
-    for c in range(0, 52, 5):
-        x = cardart.draw_inline(cv, x, 58 + k % 3, c) + 1
-    cv.fill_rect(100, 20 + k, 28, 9, XOR)
-    cv.rect(-1, -1, 130, 66, XOR)
-    cv.line(k, 63, 127, k, XOR)
-    return cv.buf
-
-
-for k in range(9):
-    print("S", scene(k).hex())
-"""
-
-
-def test_canvas_on_micropython_draws_the_same_text_and_cards():
-    out = run_micropython(SCENE)
-    mp = [bytes.fromhex(line[2:]) for line in out.splitlines() if line.startswith("S ")]
-    assert len(mp) == 9
-    ns: dict = {}
-    exec(compile(SCENE.split("for k in range(9)")[0], "scene", "exec"), ns)  # noqa: S102
-    for k in range(9):
-        assert mp[k] == bytes(ns["scene"](k)), "scene %d differs" % k
-    assert len(set(mp)) == 9
+# --- FbCanvas against the reference, on MicroPython ------------------------------------------------
 
 
 _MP_BOTH = r"""
