@@ -1,38 +1,37 @@
-"""The loop: input -> ui -> game/ai -> save -> draw.
+"""The loop: buttons -> the screen -> play -> save -> draw, and the power, the sound and the messages.
 
 ``App(hw)`` runs on the Pico (device/pico.py builds ``hw``) and on the PC
 (the simulator and the tests hand it a fake), always the same code.  Events
 flow one way: a button event goes to the current screen's ``key``, which
-calls an App method (an action, a menu choice); the App changes the game and
-marks the frame dirty; ``draw`` turns the state into pixels.
+calls an App method (an action, a menu choice); the match changes in
+``play.Play``, whose methods answer with an outcome the App turns into
+screens, sounds and saves; ``draw`` turns the state into pixels.
 
-RAM is the Pico's scarcest resource, so the rules core and the computer
-players are imported when a game needs them, and a screen's module is loaded
-when it is shown and dropped when another takes its place.
+A seat that isn't a person with the buttons makes its moves here too: a
+computer (play_computer.py) when its pause is over, the other handheld
+(play_cable.py) through the news its ``poll`` returns, the one channel from a
+seat to the screen.
+
+The screens read the App (the names listed in ui/screens.py) and change it
+only through its methods.
+
+RAM is the Pico's scarcest resource, so the rules core, the computer players
+and the link are imported when a match needs them, and a screen's module is
+loaded when it is shown and dropped when another takes its place.
 """
 
 import gc
 import sys
 
-from device.buttons import ticks_diff
 from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
 from ui import screens
 from ui.canvas import Canvas
 from ui.draw import banner, scroll_ms
-from ui.screens import (
-    LINK,
-    LINK_RULES,
-    LINK_WAIT,
-    OVER_SCREEN,
-    PASS_SCREEN,
-    RESULT,
-    TABLE,
-    TEXT,
-    TITLE,
-    TWO_PEOPLE,
-    VS_CPU,
-    WATCH,
-)
+from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, TABLE, TEXT, TITLE
+
+from events import ticks_diff
+from modes import CONNECTS, LEVEL_STATS, LINK, LINK_STATS, WATCH, WATCHING, has
+from play import HAND_OVER, OVER, PASS_ON, YOUR_TURN, Play
 
 try:
     from micropython import const
@@ -42,27 +41,16 @@ except ImportError:  # CPython
         return x
 
 
-# Mirrors of gin.match / gin.round numbers, so that booting to the title
-# needs no rules core (a test holds them equal).
+# Mirrors of gin.match numbers, so that booting to the title needs no rules core
+# (a test holds them equal).
 PLAYING = const(0)
 GAME_OVER = const(2)
-DISCARD_PHASE = const(2)
-OVER = const(4)
-KNOCK = const(52)
-DRAW_STOCK = const(104)
-TAKE_DISCARD = const(105)
-PASS = const(106)
-BIG_GIN = const(107)
 
 GAME_FILE = "game.sav"  # savegame.GAME_FILE
 
-NAMES = (("You", "CPU"), ("P1", "P2"), ("North", "South"), ("You", "Other"))  # by play mode
-
 DEMO_AFTER_MS = const(60000)  # idle on the title before the demo starts
-PACE_MS = (const(450), const(700))  # the computer's pause before a draw, before a discard
-WATCH_PACE_MS = const(900)
-THINK_MS = const(80)  # a move slower than this shows the thinking mark before the next one
 MSG_MS = const(2600)
+STANDING_MS = const(60000)  # the link's standing line: until it changes or is cleared
 LED_PERIOD_MS = const(2000)  # display missing: three short blinks every two seconds
 RETRY_MS = const(500)  # display missing: how often a frame is offered again
 BATTERY_MS = const(2000)  # the battery gauge is read at most this often
@@ -79,7 +67,7 @@ SOUND_TURN = (880, 40)
 SOUND_WIN = (1320, 120)
 
 
-def _drop_module(name):
+def drop_module(name):
     """Forget a module so the GC can take its code back."""
     if sys.modules.pop(name, None) is None:
         return
@@ -92,13 +80,13 @@ def _drop_module(name):
             pass
 
 
-# The computer players' code: loaded by the level that needs it, let go when the match ends.
-_AI_MODULES = ("gin.ai_hint", "gin.ai_expert", "gin.ai_hard", "gin.ai", "gin.ai_eval")
-
-
-def _drop_ai(names):
+def drop_modules(names):
     for name in names:
-        _drop_module(name)
+        drop_module(name)
+
+
+# The computer players' code: loaded by the level that needs it, let go when the match ends.
+AI_MODULES = ("gin.ai_hint", "gin.ai_expert", "gin.ai_hard", "gin.ai", "gin.ai_eval", "play_computer")
 
 
 class App:
@@ -112,22 +100,8 @@ class App:
 
         self.saves = SaveManager(hw.storage)
         self.settings, self.stats, msg = self.saves.load_profile()
-        # the game
-        self.match = None
-        self.mode = self.settings["mode"]
-        self.level = self.settings["level"]
-        self.players = [None, None]
-        self.aiseed = 0
-        self.seat = 0  # whose hand the table shows
-        self.sort = 0
-        self.cursor = -1  # card id under the cursor
-        self.notes = ["", ""]  # each player's last visible move, in words
-        self.demo = False
-        self.link = None  # link.session.LinkPlay while a link match is set up or played
-        self.thinking = False
-        self.ai_due = None
-        self.slow = [False, False]  # per seat: was its last decision slow? (the thinking mark)
-        self.hand_recorded = -1
+        self.play = Play(self.settings["mode"], self.settings["level"])
+        self.cable = None  # play_cable.CableSeat while a link match is set up or played
         self._lstats = None  # prefs.LinkStats, loaded when first needed
         self.has_save = False
         self.has_kept = False  # a match that a new one replaced can be brought back
@@ -137,12 +111,15 @@ class App:
         # the screen
         self.view = None
         self.view_mod = None
+        self._keying = False  # a screen's key is running: a new screen waits until it returns
+        self._next_view = None
         self.dirty = True
         self.redraw_at = None
         self.msg = None
         self.msg_err = False
         self.msg_until = 0
         self.msg_at = 0  # when the message appeared: a scrolling one starts at its beginning
+        self.standing = None  # the link's standing line, while it is the message shown
         self.frames = 0
         self._drawn = None  # the view whose full frame the canvas holds
         self.led_on = False
@@ -153,6 +130,82 @@ class App:
             self.say(msg)
         if resume and self.has_save:
             self.continue_game()
+
+    # --- what the screens read of the play (ui/screens.py lists them) ---------------------------
+
+    @property
+    def match(self):
+        return self.play.match
+
+    @property
+    def mode(self):
+        return self.play.mode
+
+    @property
+    def level(self):
+        return self.play.level
+
+    @property
+    def demo(self):
+        return self.play.demo
+
+    @property
+    def seat(self):
+        return self.play.seat
+
+    @property
+    def sort(self):
+        return self.play.sort
+
+    @property
+    def cursor(self):
+        return self.play.cursor
+
+    @property
+    def notes(self):
+        return self.play.notes
+
+    @property
+    def names(self):
+        return self.play.names
+
+    @property
+    def thinking(self):
+        return self.play.thinking
+
+    @property
+    def link(self):
+        """The link session (link.session.LinkPlay) while a link match is set up or played."""
+        return None if self.cable is None else self.cable.session
+
+    def is_human(self, p):
+        return self.play.is_human(p)
+
+    def mode_has(self, flag):
+        """Does the mode being played do this (modes.py: HINTS, WATCHING...)?"""
+        return has(self.play.mode, flag)
+
+    # --- what the screens change, through these -------------------------------------------------
+
+    def refresh(self):
+        """The screen's state changed: draw it again."""
+        self.dirty = True
+
+    def set_cursor(self, card):
+        self.play.set_cursor(card)
+        self.dirty = True
+
+    def toggle_sort(self):
+        """Sort the hand the other way; the new order (1: by rank)."""
+        self.dirty = True
+        return self.play.toggle_sort()
+
+    def set_setting(self, name, value):
+        """Change one setting and keep it on flash (a power cut in a menu keeps it)."""
+        self.settings[name] = value
+        if name == "contrast":
+            self.apply_contrast()
+        self.save_settings()
 
     # --- settings and saves ------------------------------------------------
 
@@ -167,7 +220,7 @@ class App:
         Asked before New game replaces it; a save that doesn't load is reported
         (its one-line message) and counts as none.
         """
-        if not self.has_save or self.settings["mode"] == WATCH:
+        if not self.has_save or has(self.settings["mode"], WATCHING):
             return None  # watching replaces nothing (savegame keeps the player's match)
         from savegame import match_line
 
@@ -202,26 +255,35 @@ class App:
         self.saves.save_link_stats(ls)
         self.say("Link stats reset")
 
+    def link_stats(self):
+        if self._lstats is None:
+            from prefs import LinkStats
+
+            st = self.saves.load_link_stats()
+            self._lstats = st if st is not None else LinkStats()
+        return self._lstats
+
     def apply_contrast(self):
         self.hw.display.contrast(DIM_CONTRAST if self.level_shown == DIM else self.settings["contrast"])
 
     def autosave(self):
-        m = self.match
-        if self.demo or m is None or m.state == GAME_OVER or m.stacked:
+        play = self.play
+        m = play.match
+        if play.demo or m is None or m.state == GAME_OVER or m.stacked:
             return  # a stacked deal (tests, tools) can't be rebuilt from its seed: never saved
         from savegame import snapshot_of
 
-        cur = self.cursor if self.cursor >= 0 else 0
-        snap = snapshot_of(m, self.mode, self.level, self.sort, cur, self.aiseed)
-        if self.mode == LINK:
-            snap["seat"] = self.seat
+        cur = play.cursor if play.cursor >= 0 else 0
+        snap = snapshot_of(m, play.mode, play.level, play.sort, cur, play.aiseed)
+        if self.cable is not None:
+            snap["seat"] = play.seat
             snap["prev"] = self._link_prev()
         self.saves.save_game(snap)
         self.report_save_error()
         self.has_save = self.saves.has_game()
 
     def clear_save(self):
-        m = self.match
+        m = self.play.match
         self.saves.clear_game(None if m is None else m.seed)  # only this match: a watched one ends
         self.report_save_error()
         self.has_save = False
@@ -229,16 +291,32 @@ class App:
     # --- screens --------------------------------------------------------------
 
     def goto(self, sid, arg=None):
+        """Show screen sid (its module loaded, the last one's dropped).  Asked from a screen's own
+        ``key``, the change waits until that key returns: a screen never runs on replaced."""
+        if self._keying:
+            self._next_view = (sid, arg)
+            return
         mod = screens.module_of(sid)
         old = self.view_mod
         self.view = None
         if old is not None and old != mod:
-            _drop_module(old)
+            drop_module(old)
         cls = screens.load(sid)
         self.view_mod = mod
         self.view = cls(self, arg)
         self.dirty = True
         self.redraw_at = None
+
+    def _key(self, b, kind):
+        self._keying = True
+        try:
+            self.view.key(self, b, kind)
+        finally:
+            self._keying = False
+        nxt = self._next_view
+        if nxt is not None:
+            self._next_view = None
+            self.goto(nxt[0], nxt[1])
 
     def say(self, text, err=False, ms=MSG_MS):
         """A one-line message (an error is inverted and beeps) until ms pass or a button acts.
@@ -252,6 +330,7 @@ class App:
         self.msg_err = err
         self.msg_at = now
         self.msg_until = now + (ms if ms > whole else whole)
+        self.standing = None
         self.dirty = True
         if err:
             self.beep(SOUND_ERROR)
@@ -270,7 +349,7 @@ class App:
         return mv
 
     def beep(self, tone):
-        if self.settings["sound"] and not self.demo:
+        if self.settings["sound"] and not self.play.demo:
             self.hw.sound.tone(tone[0], tone[1])
 
     def message_line(self, c, y, now):
@@ -283,29 +362,12 @@ class App:
             c.fill_rect(1, y + 1, 126, 5, 2)
         return r
 
-    # --- the game ---------------------------------------------------------------
+    def _clear_msg(self):
+        self.msg = None
+        self.standing = None
+        self.dirty = True
 
-    @property
-    def names(self):
-        if self.mode == LINK and self.seat == 1:
-            return ("Other", "You")
-        return NAMES[self.mode]
-
-    def is_human(self, p):
-        """A person plays p on this device (on a link, the other device's player is not)."""
-        return self.players[p] is None and (self.mode != LINK or p == self.seat)
-
-    def _make_players(self):
-        self.players = [None, None]
-        if self.mode == TWO_PEOPLE or self.mode == LINK:
-            return
-        from gin import ai
-        from gin.cards import mix_seed
-
-        level = ai.LEVELS[2 if self.demo else self.level]
-        self.players[1] = ai.make_player(level, self.aiseed)
-        if self.mode == WATCH:
-            self.players[0] = ai.make_player(level, mix_seed(self.aiseed, 7))
+    # --- the match --------------------------------------------------------------------------
 
     def _fresh_seed(self, salt):
         # The moment of the button press is the entropy a handheld has.
@@ -321,13 +383,14 @@ class App:
         from gin.match import Match
         from gin.rules import RuleSet
 
-        self.demo = demo
+        play = self.play
+        play.demo = demo
         if demo:
-            self.mode = WATCH
+            play.mode = WATCH
         else:
-            self.mode = self.settings["mode"]
-            self.level = self.settings["level"]
-            if self.mode == LINK:
+            play.mode = self.settings["mode"]
+            play.level = self.settings["level"]
+            if has(play.mode, CONNECTS):
                 self.link_start()
                 return
         try:
@@ -338,16 +401,15 @@ class App:
             seed, self.next_seed = self.next_seed, None
         if seed is None:
             seed = self._fresh_seed(1)
-            self.aiseed = self._fresh_seed(2)
+            play.aiseed = self._fresh_seed(2)
         else:
             seed &= 0x7FFFFFFF
-            self.aiseed = mix_seed(seed, 2) & 0x7FFFFFFF
-        self.match = None
+            play.aiseed = mix_seed(seed, 2) & 0x7FFFFFFF
+        play.match = None
         gc.collect()
-        self.match = Match(rules, seed, deck, dealer)
-        self.hand_recorded = -1
-        self._make_players()
-        self._start_hand()
+        play.seat = 0
+        play.start_match(Match(rules, seed, deck, dealer))
+        self._show_hand()
         self.autosave()  # the deal is on flash before anyone sees it: a power cut can't reshuffle
 
     def continue_game(self):
@@ -359,27 +421,28 @@ class App:
             if self.msg is None:
                 self.say("No saved game", True)
             return
-        self.demo = False
-        self.mode = snap["mode"]
-        self.level = snap["level"]
-        self.aiseed = snap["aiseed"]
-        self.sort = snap["sort"]
-        self.match = snap["match"]
-        self.hand_recorded = len(self.match.summaries)
-        if self.mode == LINK and not self._link_resume(snap):
-            self.match = None
-            self.mode = self.settings["mode"]
+        play = self.play
+        play.demo = False
+        play.mode = snap["mode"]
+        play.level = snap["level"]
+        play.aiseed = snap["aiseed"]
+        play.sort = snap["sort"]
+        play.match = snap["match"]
+        play.hand_recorded = len(play.match.summaries)
+        if has(play.mode, CONNECTS) and not self._link_resume(snap):
+            play.match = None
+            play.mode = self.settings["mode"]
             return
-        self._make_players()
-        self.notes = ["", ""]
-        self.thinking = False
-        self.ai_due = None
-        if self.match.round.phase != OVER:
-            self._start_view()
+        play.seat_computers()
+        play.notes = [None, None]
+        if play.match.round.phase != OVER:
+            if not has(play.mode, CONNECTS):
+                play.seat = 0
+            self._show_hand()
             c = snap["cursor"]
             # a card of the shown hand, or none (the table then picks one)
-            h = self.match.round.hands[self.seat]
-            self.cursor = c if 0 <= c < 52 and h[c // 13] >> (c % 13) & 1 else -1
+            h = play.match.round.hands[play.seat]
+            play.cursor = c if 0 <= c < 52 and h[c // 13] >> (c % 13) & 1 else -1
         else:
             self.goto(RESULT)
 
@@ -397,52 +460,47 @@ class App:
         self.has_save = True
         self.continue_game()
 
-    def _start_hand(self):
-        self.notes = ["", ""]
-        self.cursor = -1
-        self.thinking = False
-        self.ai_due = None
-        self._start_view()
-
-    def _start_view(self):
-        if self.mode == TWO_PEOPLE:
-            self.seat = self.match.round.player
+    def _show_hand(self):
+        """The table, or first the pass screen when the handheld goes to the player to move."""
+        play = self.play
+        p = play.match.round.player
+        if play.kind(p) == 2:  # modes.PASSER
+            play.seat = p
             self.goto(PASS_SCREEN)
-        elif self.mode == LINK:
-            self.goto(TABLE)  # this device's seat, fixed for the match
         else:
-            self.seat = 0
             self.goto(TABLE)
 
     def next_hand(self):
-        m = self.match
+        play = self.play
+        m = play.match
         if m.state == GAME_OVER:
             self.goto(OVER_SCREEN)
             return
         m.next_hand()
-        self._start_hand()
-        if self.link is not None:
+        play.start_hand()
+        self._show_hand()
+        if self.cable is not None:
             # the other's first moves of this hand may have come while the result was shown
-            self._link_events(self.link.flush(self._remote_move))
+            self._news(self.cable.flush(play))
         self.autosave()
 
     def _leave_match(self):
         self.save_due = False
         self._link_close()
-        self.match = None
-        self.players = [None, None]
-        self.demo = False
+        self.play.leave()
         self.view = None
-        _drop_ai(_AI_MODULES)
+        drop_modules(AI_MODULES)
         if sys.implementation.name == "micropython":  # a host's harnesses keep (and patch) theirs
             for name in list(sys.modules):
                 if name.startswith("link."):
-                    _drop_module(name)  # a link match's code: loaded again by the next one
+                    drop_module(name)  # a link match's code: loaded again by the next one
+            drop_module("play_cable")
         gc.collect()
 
     def end_match(self):
         """Leave a finished match (or the demo) for the title; stats were counted as it ended."""
-        if not self.demo and self.match is not None and self.match.state == GAME_OVER:
+        play = self.play
+        if not play.demo and play.match is not None and play.match.state == GAME_OVER:
             self.clear_save()
         self._leave_match()
         self._peek_save()
@@ -458,11 +516,12 @@ class App:
         """A person's action; an illegal one is refused with the reason on one line."""
         from gin.cards import GinError
 
-        m = self.match
+        play = self.play
+        m = play.match
         if m is None or m.state != PLAYING:
             return False
-        if not self.is_human(m.round.player):
-            self.say("Wait: %s is playing" % self.names[m.round.player], True)
+        if not play.is_human(m.round.player):
+            self.say("Wait: %s is playing" % play.names[m.round.player], True)
             return False
         lk = self.link
         if lk is not None and not lk.in_step():
@@ -471,49 +530,87 @@ class App:
         hand = len(m.summaries)
         index = len(m.round.actions)
         try:
-            self._apply(a)
+            outcome = play.apply(a)
         except GinError as e:
             self.say(str(e), True)
             return False
         if lk is not None:
             lk.sent(hand, index, a)
+        self._moved(outcome)
         if not self.msg_err:
             self.msg = None
         return True
 
-    def _apply(self, a):
-        m = self.match
-        rnd = m.round
-        p = rnd.player
-        before = list(rnd.hands[p])
-        m.apply(a)
+    def _moved(self, outcome):
+        """What a move (anyone's) leads to on this handheld."""
         # Saved at the end of this step, once the frame is out: the flash write
         # (tens of ms on a Pico) doesn't delay what the press shows.
         self.save_due = True
         self.msg = None
         self.dirty = True
-        self._note(p, a, rnd)
-        if (a == DRAW_STOCK or a == TAKE_DISCARD) and p == self.seat:
-            # the cursor goes to the card that just arrived
-            h = rnd.hands[p]
-            for s in range(4):
-                new = h[s] & ~before[s]
-                if new:
-                    r = 0
-                    while not new >> r & 1:
-                        r += 1
-                    self.cursor = s * 13 + r
-        if rnd.phase == OVER:
+        if outcome == HAND_OVER:
             self._hand_over()
-            return
-        if self.mode == TWO_PEOPLE and rnd.player != self.seat:
-            self.seat = rnd.player
+        elif outcome == PASS_ON:
             self.goto(PASS_SCREEN)
-            return
-        if self.mode == VS_CPU and p == 1 and rnd.player == 0:
+        elif outcome == YOUR_TURN:
             self.beep(SOUND_TURN)
 
-    # --- the link cable ------------------------------------------------------------------
+    def _hand_over(self):
+        play = self.play
+        m = play.match
+        n = len(m.summaries)
+        if play.hand_recorded < n and not play.demo:
+            st = None
+            if has(play.mode, LEVEL_STATS):
+                st = self.stats
+                key = play.level
+            elif has(play.mode, LINK_STATS):
+                st = self.link_stats()
+                key = 0
+            if st is not None:
+                play.hand_recorded = n
+                st.record_hand(key, m.summaries[-1], play.seat, (m.seed, n))
+                if m.state == GAME_OVER:
+                    st.record_match(key, m, play.seat, m.seed)
+                if st is self.stats:
+                    self.saves.save_stats(st)
+                else:
+                    self.saves.save_link_stats(st)
+                self.report_save_error()
+        r = m.round.result
+        if r.winner >= 0 and play.is_human(r.winner) and not has(play.mode, WATCHING):
+            self.beep(SOUND_WIN)
+        if m.state == GAME_OVER:
+            if not play.demo:
+                self.clear_save()
+            self.save_due = False
+        self.goto(RESULT)
+
+    def hint(self):
+        """The suggested (action, reason) for the person to act, or None."""
+        h = self.play.hint()
+        if self.play.level < 2:  # easy, normal: hard's code was loaded for this hint alone
+            drop_modules(("gin.ai_hint", "gin.ai_hard"))
+        if h is None:
+            return None
+        from ui.hintwords import reason
+
+        return h[0], reason(h[0], h[1])
+
+    def show_hint(self):
+        """The hint on the table: the cursor on its card and the reason on the message line."""
+        from ui.hintwords import HINT_MS, hint_card
+
+        h = self.hint()
+        if h is None:
+            self.say("A hint comes on your turn")
+            return
+        c = hint_card(h[0])
+        if c >= 0:
+            self.set_cursor(c)
+        self.say("Hint: " + h[1], False, HINT_MS)
+
+    # --- the link cable (a CableSeat's news) ------------------------------------------------
 
     def link_start(self):
         """Play menu -> Link cable: wait for the other handheld (a new match)."""
@@ -521,14 +618,15 @@ class App:
         if port is None:
             self.say("No link port here", True)
             return
-        from link.session import LinkPlay
+        from play_cable import CableSeat
 
         self._link_close()
-        self.match = None
-        self.mode = LINK
-        self.seat = 0
-        self.link = LinkPlay(port, self.hw.clock.ticks_ms(), self._random_bytes)
-        self.link.propose(self.settings["rules"])
+        play = self.play
+        play.match = None
+        play.mode = LINK
+        play.seat = 0
+        self.cable = CableSeat(port, self.hw.clock.ticks_ms(), self._random_bytes)
+        self.cable.session.propose(self.settings["rules"])
         self.goto(LINK_WAIT)
 
     def _random_bytes(self, n):
@@ -544,72 +642,57 @@ class App:
         if port is None:
             self.say("No link port here", True)
             return False
-        from link.session import LinkPlay
+        from play_cable import CableSeat
 
         self._link_close()
-        self.seat = snap.get("seat", 0)
-        self.link = LinkPlay(port, self.hw.clock.ticks_ms(), self._random_bytes)
-        self.link.resume(self.match, self.seat, snap.get("prev", b""))
+        self.play.seat = snap.get("seat", 0)
+        self.cable = CableSeat(port, self.hw.clock.ticks_ms(), self._random_bytes)
+        self.cable.session.resume(self.play.match, self.play.seat, snap.get("prev", b""))
         return True
 
     def link_cancel(self):
         """MENU while waiting for the other handheld, or a declined proposal: back to the title."""
-        if self.link is not None and self.link.rules is not None and self.view.sid == LINK_RULES:
-            self.link.decline()
+        lk = self.link
+        if lk is not None and lk.rules is not None and self.view.sid == LINK_RULES:
+            lk.decline()
         self._leave_match()
         self._peek_save()
         self.goto(TITLE)
 
     def link_accept(self):
-        if self.link is not None:
-            self.link.accept()
+        if self.cable is not None:
+            self.cable.session.accept()
             self.goto(LINK_WAIT)
+
+    def link_status(self):
+        """What the link is doing, in one line (None: nothing to say, or no link)."""
+        return None if self.cable is None else self.cable.session.status()
 
     def link_paused(self):
         """A link match that can't go on right now (lost, or the other is not in step)."""
-        return self.link is not None and self.match is not None and not self.link.in_step()
-
-    def link_stats(self):
-        if self._lstats is None:
-            from prefs import LinkStats
-
-            st = self.saves.load_link_stats()
-            self._lstats = st if st is not None else LinkStats()
-        return self._lstats
+        return self.cable is not None and self.play.match is not None and not self.cable.session.in_step()
 
     def _link_prev(self):
         """The actions of the hand before the live one: the other may need them to catch up."""
-        m = self.match
+        m = self.play.match
         if m.state == PLAYING and m.records and m.records[-1][1]:
             return m.records[-1][1]
-        if m.state == PLAYING and self.link is not None:
-            return self.link.prev
+        if m.state == PLAYING and self.cable is not None:
+            return self.cable.session.prev
         return b""
 
     def _link_close(self):
-        if self.link is not None:
-            self.link.close(self.hw.clock.ticks_ms())
-            self.link = None
+        if self.cable is not None:
+            self.cable.session.close(self.hw.clock.ticks_ms())
+            self.cable = None
 
-    def _remote_move(self, a):
-        """The other handheld's move: None when applied, else why it is refused (nothing changed)."""
-        from gin.cards import GinError
-
-        m = self.match
-        if m is None or m.state != PLAYING:
-            return "no hand is being played"
-        if m.round.player == self.seat:  # (the session refuses it first: this is the App's own rule)
-            return "it is not the other's turn"
-        try:
-            self._apply(a)
-        except GinError as e:
-            return str(e)
-        self.idle.last = self.hw.clock.ticks_ms()  # the other moved: show it, don't dim now
-        return None
-
-    def _link_events(self, evs):
-        for kind, arg in evs:
-            if kind == "rules":
+    def _news(self, news):
+        """News from a seat, in the order it happened."""
+        for kind, arg in news:
+            if kind == "moved":
+                self.idle.last = self.hw.clock.ticks_ms()  # the other moved: show it, don't dim now
+                self._moved(arg)
+            elif kind == "rules":
                 self.goto(LINK_RULES, arg)
             elif kind == "start":
                 self._link_match(arg)
@@ -617,8 +700,24 @@ class App:
                 self._link_stopped(arg)
                 return
             elif kind == "note" and arg is not None:
-                self.say(arg, self.match is not None)
+                self.say(arg, self.play.match is not None)
+            elif kind == "status":
+                self._standing(arg)
             self.dirty = True
+
+    def _standing(self, text):
+        """The link's standing line: on the glass while it stands, gone the moment it is cleared
+        (only that line: a message said since stays its own time)."""
+        if text is None:
+            if self.standing is not None and self.msg == self.standing:
+                self._clear_msg()
+            self.standing = None
+            return
+        if self.msg != text:
+            self.say(text, not self.cable.session.up, STANDING_MS)
+        else:
+            self.msg_until = self.hw.clock.ticks_ms() + STANDING_MS
+        self.standing = text
 
     def _link_match(self, arg):
         from gin.cards import GinError
@@ -631,161 +730,70 @@ class App:
         except GinError as e:  # the joiner checked them before accepting: a starter's bug
             self._link_stopped("Rules refused: " + str(e))
             return
-        self.mode = LINK
-        self.seat = seat
-        self.match = None
+        play = self.play
+        play.mode = LINK
+        play.seat = seat
+        play.match = None
         gc.collect()
-        self.match = Match(rules, seed)
-        self.hand_recorded = -1
-        self.aiseed = 0
-        self.link.playing(self.match)
-        self._make_players()
-        self._start_hand()
+        match = Match(rules, seed)
+        play.aiseed = 0
+        self.cable.session.playing(match)
+        play.start_match(match)
+        self._show_hand()
         self.autosave()  # the deal on flash before anyone sees it
 
     def _link_stopped(self, text):
         """The link match can't go on: say why; the save stays as it was before the refused move."""
         self.save_due = False
-        if self.match is not None:
+        play = self.play
+        if play.match is not None:
             self.autosave()
         self._link_close()
-        self.match = None
-        self.players = [None, None]
+        play.leave()
         self.view = None
         gc.collect()
         self._peek_save()
-        self.mode = self.settings["mode"]
+        play.mode = self.settings["mode"]
         from ui.link import wrap
 
         self.goto(TEXT, ("LINK STOPPED", wrap(text), TITLE))
 
-    def _link_step(self, now):
-        lk = self.link
-        self._link_events(lk.poll(now, self._remote_move))
-        lk = self.link
-        if lk is None or self.match is None:
-            return
-        st = lk.status()
-        if st is not None:
-            if self.msg != st:
-                self.say(st, not lk.up, 60000)
-            else:
-                self.msg_until = now + 60000
-        elif self.msg is not None and (self.msg.startswith("Link") or self.msg.startswith("Catching")):
-            self.msg = None
-            self.dirty = True
-
     def _waiting_for_other(self):
         """Waiting for the other handheld: its answer, or its move."""
-        lk = self.link
-        if lk is None:
+        if self.cable is None:
             return False
-        m = self.match
+        m = self.play.match
         if m is None or m.state != PLAYING:
             return m is None
-        return m.round.player != self.seat or not lk.in_step()
-
-    def _note(self, p, a, rnd):
-        from ui.draw import card_str
-
-        if a == TAKE_DISCARD:
-            self.notes[p] = "took " + card_str(rnd.took[p][-1])
-        elif a == DRAW_STOCK:
-            self.notes[p] = "drew"
-        elif a == PASS:
-            self.notes[p] = "passed"
-        elif a == BIG_GIN:
-            self.notes[p] = "big gin!"
-        elif KNOCK <= a < KNOCK + 52:
-            self.notes[p] = "knocked"
-
-    def _hand_over(self):
-        m = self.match
-        n = len(m.summaries)
-        if self.mode == VS_CPU and not self.demo and self.hand_recorded < n:
-            self.hand_recorded = n
-            self.stats.record_hand(self.level, m.summaries[-1], 0, (m.seed, n))
-            if m.state == GAME_OVER:
-                self.stats.record_match(self.level, m, 0, m.seed)
-            self.saves.save_stats(self.stats)
-            self.report_save_error()
-        elif self.mode == LINK and self.hand_recorded < n:
-            self.hand_recorded = n
-            ls = self.link_stats()
-            ls.record_hand(0, m.summaries[-1], self.seat, (m.seed, n))
-            if m.state == GAME_OVER:
-                ls.record_match(0, m, self.seat, m.seed)
-            self.saves.save_link_stats(ls)
-            self.report_save_error()
-        r = m.round.result
-        if r.winner >= 0 and self.is_human(r.winner) and self.mode != WATCH:
-            self.beep(SOUND_WIN)
-        if m.state == GAME_OVER:
-            if not self.demo:
-                self.clear_save()
-            self.save_due = False
-        self.thinking = False
-        self.ai_due = None
-        self.goto(RESULT)
-
-    def hint(self):
-        """The suggested (action, reason) for the person to act, or None: the
-        hard player's, or the expert's against the expert (whose players wait
-        for its search anyway)."""
-        m = self.match
-        if m is None or m.state != PLAYING or not self.is_human(m.round.player):
-            return None
-        from gin import ai
-
-        level = ai.LEVELS[self.level]
-        h = ai.hint(m.observation(m.round.player), level == "expert")
-        if level != "hard" and level != "expert":
-            _drop_ai(("gin.ai_hint", "gin.ai_hard"))  # hard's code was loaded for this hint alone
-        return h
+        return m.round.player != self.play.seat or not self.cable.session.in_step()
 
     # --- the computer's turn -------------------------------------------------------
 
-    def _autoplay(self, now):
-        m = self.match
+    def _computer_turn(self, now):
+        play = self.play
+        m = play.match
         if m is None or m.state != PLAYING or self.view.sid != TABLE:
             return
-        rnd = m.round
-        p = rnd.player
-        pl = self.players[p]
-        if pl is None:
+        seat = play.computer()
+        if seat is None:
             return
-        if self.ai_due is None:
-            if self.mode == WATCH:
-                pace = WATCH_PACE_MS
-            else:
-                pace = PACE_MS[1 if rnd.phase == DISCARD_PHASE else 0]
-            self.ai_due = now + pace
+        hw = self.hw
+        a = seat.turn(m, now, hw.clock, hw.feed)
+        if a < 0:
+            if seat.thinking:
+                self.dirty = True  # the thinking mark, drawn this step
             return
-        if ticks_diff(now, self.ai_due) < 0:
-            return
-        if self.slow[p] and not self.thinking:
-            self.thinking = True  # drawn this step; the move comes next step
-            self.dirty = True
-            return
-        feed = self.hw.feed
-        if feed is not None:
-            feed()  # a slow decision must not look like a hang to the watchdog
-        clock = self.hw.clock
-        t0 = clock.ticks_ms()
-        a = pl.choose(m.observation(p))
-        self.slow[p] = ticks_diff(clock.ticks_ms(), t0) >= THINK_MS
-        self.thinking = False
-        self.ai_due = None
-        if self.mode == WATCH and not self.demo:
+        if has(play.mode, WATCHING) and not play.demo:
             self.idle.last = now  # someone is watching: no dimming while the computers play
         from gin.cards import GinError
 
         try:
-            self._apply(a)
+            outcome = play.apply(a)
         except GinError as e:
             # a computer player's bug must not end the game: note it, play the first legal move
-            self.hw.log("computer %d chose %d: %s" % (p, a, e))
-            self._apply(m.round.legal_actions()[0])
+            hw.log("computer %d chose %d: %s" % (m.round.player, a, e))
+            outcome = play.apply(m.round.legal_actions()[0])
+        self._moved(outcome)
 
     # --- the loop ----------------------------------------------------------------
 
@@ -803,11 +811,12 @@ class App:
                 if lefty:
                     ev = _LEFTY[ev >> 2] * 4 + (ev & 3)
                 if ev & 3 == 0 and self.msg is not None and not self.msg_err:
-                    self.msg = None
-                    self.dirty = True
-                self.view.key(self, ev >> 2, ev & 3)
-        if self.link is not None:
-            self._link_step(now)
+                    self._clear_msg()
+                self._key(ev >> 2, ev & 3)
+        if self.cable is not None:
+            self._news(self.cable.poll(self.play, now))
+            if self.cable is not None:
+                self._news(self.cable.standing(self.play))
         dim_s = self.settings["dim_s"]
         off_s = self.settings["off_s"]
         if self._waiting_for_other():
@@ -816,20 +825,20 @@ class App:
                 dim_s = LINK_PATIENCE_S
             if off_s and off_s < 2 * LINK_PATIENCE_S:
                 off_s = 2 * LINK_PATIENCE_S
-        level = self.idle.update(now, dim_s, off_s, not self.demo)
+        demo = self.play.demo
+        level = self.idle.update(now, dim_s, off_s, not demo)
         if level != self.level_shown:
             self._set_level(level)
-        if level == OFF and self.demo:
+        if level == OFF and demo:
             self.end_match()
         elif self.view.sid == TITLE and level != OFF and self.idle.idle_ms(now) >= DEMO_AFTER_MS:
             self.new_game(True)
-        self._autoplay(now)
+        self._computer_turn(now)
         tick = getattr(self.view, "tick", None)
         if tick is not None:
             tick(self, now)
         if self.msg is not None and ticks_diff(now, self.msg_until) >= 0:
-            self.msg = None
-            self.dirty = True
+            self._clear_msg()
         if self.redraw_at is not None and ticks_diff(now, self.redraw_at) >= 0:
             self.dirty = True
         if self.dirty and self.level_shown != OFF:
@@ -855,12 +864,13 @@ class App:
     def _sleep_ms(self, now):
         if self.level_shown == OFF:
             return 50
-        if self.thinking:
+        seat = self.play.computer()
+        if seat is not None and seat.thinking:
             return 1
         ms = 20
-        if self.link is not None:
-            ms = LINK_BUSY_MS if self.link.busy() else LINK_POLL_MS
-        for t in (self.ai_due, self.redraw_at):
+        if self.cable is not None:
+            ms = LINK_BUSY_MS if self.cable.session.busy() else LINK_POLL_MS
+        for t in (None if seat is None else seat.due, self.redraw_at):
             if t is not None:
                 d = ticks_diff(t, now)
                 if d < ms:
@@ -873,7 +883,8 @@ class App:
         upd = getattr(v, "update", None)
         # A view with ``update`` may redraw only what a cursor move or a message changes, when
         # the canvas still holds its own last frame; it says False when more has changed, and
-        # else where it drew (``damage``), which the display only needs to compare.
+        # else where it drew (``damage``), which the display only needs to compare
+        # (the contract's ``display.damage``).
         damage = None
         if upd is None or self._drawn is not v or not upd(self, c, now):
             c.fill(0)
@@ -890,7 +901,7 @@ class App:
         self.dirty = False
         self.frames += 1
         d = self.hw.display
-        if damage is not None and hasattr(d, "damage"):
+        if damage is not None:
             d.damage = damage
         if not d.show(c.buf):
             ms = RETRY_MS  # offer the frame again: the display may come back

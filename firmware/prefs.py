@@ -9,7 +9,8 @@ import struct
 from gin import levels
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
-from ui.screens import MODES
+
+from modes import MODES
 
 LEVELS = len(levels.LEVELS)  # statistics are kept per computer level
 

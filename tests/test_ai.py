@@ -30,9 +30,17 @@ from gin.round import (
     Round,
     action_text,
 )
+from ui.hintwords import card_name, reason  # noqa: E402
 
 from deal import stacked_deck
 from host_tools.bench import arena, arena_core
+
+
+def hint_words(obs, expert=False):
+    """gin.ai.hint with its reason in the words the message line shows."""
+    a, facts = ai.hint(obs, expert)
+    return a, reason(a, facts)
+
 
 LEVELS = ai.PLAYERS  # easy, normal, hard, expert and the baseline
 
@@ -281,7 +289,7 @@ def _knock_position(opp_throw):
 def test_hard_knocks_when_the_opponent_still_holds_high_cards():
     obs = _knock_position("KS")
     assert ai.make_player("hard", 1).choose(obs) == KNOCK + 25
-    assert ai.hint(obs) == (KNOCK + 25, "knock with K\u2666: 10 deadwood, no undercut risk")
+    assert hint_words(obs) == (KNOCK + 25, "knock with K\u2666: 10 deadwood, no undercut risk")
 
 
 def test_hard_does_not_knock_into_a_likely_undercut():
@@ -289,7 +297,7 @@ def test_hard_does_not_knock_into_a_likely_undercut():
     obs = _knock_position("AS")
     a = ai.make_player("hard", 1).choose(obs)
     assert a < 52, action_text(a)
-    assert ai.hint(obs)[1].endswith("knocking risks an undercut")
+    assert hint_words(obs)[1].endswith("knocking risks an undercut")
     # The baseline knocks as soon as it may, whatever the risk.
     assert ai.make_player("baseline", 1).choose(obs) >= KNOCK
 
@@ -297,7 +305,7 @@ def test_hard_does_not_knock_into_a_likely_undercut():
 def test_hard_knocks_at_the_end_of_the_stock_when_it_pays():
     obs = _knock_position("KS")
     obs.stock_size = 2  # a discard now would cancel the hand
-    a, why = ai.hint(obs)
+    a, why = hint_words(obs)
     assert a == KNOCK + 25 and why == "knock with K\u2666: the stock is out"
     obs = _knock_position("AS")
     obs.stock_size = 2
@@ -410,17 +418,17 @@ def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
         p = ai.make_player("hard", k)
         while rnd.phase != OVER:
             obs = rnd.observation(rnd.player)
-            a, why = ai.hint(obs)
+            a, why = hint_words(obs)
             assert a in obs.legal
             assert isinstance(why, str) and 4 <= len(why) <= 52, why
             if len(obs.legal) > 1:
                 assert a == p.choose(obs)  # the hint is the hard player's move
             phases.add(obs.phase)
             if DISCARD_PHASE == obs.phase and a < 52:
-                assert why.startswith("discard " + ai.card_name(a) + ":"), why
+                assert why.startswith("discard " + card_name(a) + ":"), why
                 assert "deadwood" in why or "knock" in why, why
             if a == TAKE_DISCARD and len(obs.legal) > 1:
-                assert why.startswith("take " + ai.card_name(obs.pile[-1])), why
+                assert why.startswith("take " + card_name(obs.pile[-1])), why
             if KNOCK <= a < KNOCK + 52:
                 assert why.startswith("knock") or why.startswith("gin"), why
             if obs.phase == SPREAD:
@@ -430,10 +438,10 @@ def test_hint_gives_a_legal_action_and_a_reason_for_every_phase():
 
 
 def test_card_names_read_like_a_person_writes_them():
-    assert ai.card_name(9 + 13) == "10\u2666"
-    assert ai.card_name(0) == "A\u2663"
-    assert ai.card_name(51) == "K\u2660"
-    assert [ai.card_name(c)[:-1] for c in range(13)] == "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+    assert card_name(9 + 13) == "10\u2666"
+    assert card_name(0) == "A\u2663"
+    assert card_name(51) == "K\u2660"
+    assert [card_name(c)[:-1] for c in range(13)] == "A 2 3 4 5 6 7 8 9 10 J Q K".split()
     assert card_text(9) == "TC"
 
 
@@ -444,7 +452,7 @@ def test_discard_hint_names_a_dead_card_as_dead():
     for a in (PASS, PASS, DRAW_STOCK, 13 + 12, DRAW_STOCK):  # ... the non-dealer throws KD
         rnd.apply(a)
     obs = rnd.observation(1)
-    a, why = ai.hint(obs)
+    a, why = hint_words(obs)
     assert a == 51, action_text(a)  # KS
     assert why == "discard K\u2660: keeps 25 deadwood and is dead for them"
 

@@ -14,6 +14,7 @@ from gin import round as ground
 from gin.rules import RuleSet
 from ui import screens
 
+import modes
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
 from test_ui_golden import (
     GIN,
@@ -46,11 +47,24 @@ def lit(buf):
 # --- wiring -----------------------------------------------------------------------------------
 
 
-def test_the_app_mirrors_of_rules_numbers_match_the_core():
+def test_the_mirrors_of_rules_numbers_match_the_core():
+    from ui import hintwords
+
+    import play
+    import play_cable
+    import play_computer
+
     assert appmod.PLAYING == gmatch.PLAYING and appmod.GAME_OVER == gmatch.GAME_OVER
-    assert appmod.DISCARD_PHASE == ground.DISCARD_PHASE and appmod.OVER == ground.OVER
-    for name in ("KNOCK", "DRAW_STOCK", "TAKE_DISCARD", "PASS", "BIG_GIN"):
-        assert getattr(appmod, name) == getattr(ground, name)
+    assert play.PLAYING == play_cable.PLAYING == gmatch.PLAYING
+    assert play.DISCARD_PHASE == play_computer.DISCARD_PHASE == ground.DISCARD_PHASE
+    assert play.OVER == ground.OVER
+    for name in ("KNOCK", "DRAW_STOCK", "TAKE_DISCARD", "BIG_GIN"):
+        assert getattr(play, name) == getattr(ground, name)
+    assert (hintwords.KNOCK_ACTION, hintwords.PASS_ACTION, hintwords.ARRANGE_ACTION) == (
+        ground.KNOCK,
+        ground.PASS,
+        ground.ARRANGE,
+    )
     import savegame
 
     assert appmod.GAME_FILE == savegame.GAME_FILE
@@ -119,7 +133,7 @@ def test_a_whole_match_from_title_to_game_over_with_buttons_only(start):
 
 def test_two_people_pass_the_device_and_never_see_each_other():
     hw, a, d = new_app(2222)
-    a.settings["mode"] = screens.TWO_PEOPLE
+    a.settings["mode"] = modes.TWO_PEOPLE
     d.press("DRAW")
     assert a.view.sid == screens.PASS_SCREEN
     bot = AutoPlayer(d)
@@ -144,12 +158,12 @@ def test_two_people_pass_the_device_and_never_see_each_other():
                 assert hw.display.frame == shown
         bot.step(to_title=True)
     assert passes >= 4
-    assert a.players == [None, None]
+    assert a.play.seats == [None, None]
 
 
 def test_watching_the_computer_play_itself_needs_no_button():
     hw, a, d = new_app(3333)
-    a.settings["mode"] = screens.WATCH
+    a.settings["mode"] = modes.WATCH
     d.press("DRAW")
     for _ in range(1000):
         if a.view.sid == screens.OVER_SCREEN:
@@ -324,7 +338,7 @@ def test_the_hint_moves_the_cursor_and_says_why():
 def test_the_thinking_mark_shows_before_a_slow_move():
     h, a, d = boot()
     stacked(a, *LAYOFF[:3], stock=LAYOFF[3], dealer=0, cpu=[106])
-    a.slow[1] = True
+    a.play.seats[1].slow = True
     frames = []
     for _ in range(80):
         d.run(10)
@@ -487,7 +501,7 @@ def test_the_expert_is_chosen_on_the_title_and_has_its_own_stats():
     assert "gin.ai_expert" not in sys.modules or a.match is None
     d.keys("UP UP DRAW")
     assert a.view.sid == screens.TABLE and a.level == 3
-    assert type(a.players[1]).__name__ == "ExpertPlayer"
+    assert type(a.play.seats[1].player).__name__ == "ExpertPlayer"
     d.run(20000)  # the computer plays its turns
     assert a.match.round.actions or a.match.summaries
     # its own line in the stats, reached with LEFT/RIGHT from the level being played
@@ -588,11 +602,11 @@ def test_event_injection_drives_the_same_handlers():
     h.buttons.push(event(DOWN, PRESS))
     h.buttons.push(event(RIGHT, PRESS))  # "Play": vs CPU -> 2 people
     a.step()
-    assert a.settings["mode"] == screens.TWO_PEOPLE
+    assert a.settings["mode"] == modes.TWO_PEOPLE
     h.buttons.push(event(LEFT, PRESS))
     h.buttons.push(event(MENU, PRESS))  # back: the title goes to its first row
     a.step()
-    assert a.settings["mode"] == screens.VS_CPU and a.view.sel == 0
+    assert a.settings["mode"] == modes.VS_CPU and a.view.sel == 0
     h.buttons.push(event(DRAW, PRESS))  # New game
     a.step()
     assert a.view.sid == screens.TABLE and a.match is not None
@@ -1028,7 +1042,7 @@ def test_the_score_sheet_scrolls_within_its_rows():
 
     h, a, d = boot()
     seeded(a)
-    a.match = Match.restore(RuleSet(target=500), 1001, HANDS + HANDS, b"")
+    a.play.match = Match.restore(RuleSet(target=500), 1001, HANDS + HANDS, b"")
     a.goto(screens.SHEET, screens.FROM_MENU)
     d.run(100)
     sheet = a.view

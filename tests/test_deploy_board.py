@@ -300,6 +300,7 @@ def test_make_mount_stops_cleanly_on_ctrl_c_and_arms_no_watchdog(tmp_path, pico)
     }
     for p in (ROOT / "firmware" / "device").glob("*.py"):
         files[f"firmware/device/{p.name}"] = p.read_text()
+    files["firmware/events.py"] = (ROOT / "firmware" / "events.py").read_text()  # device/ imports it
     tree = write_tree(tmp_path / "tree", files)
     mark = len(pico.events)
     cmd = ["make", "-s", "--no-print-directory", "-f", "mk/deploy.mk", "DEPLOY_SETUP=", "mount"]
@@ -320,6 +321,7 @@ def test_the_game_without_a_driver_says_so_on_the_console_once(tmp_path):
     from test_deploy import ROOT
 
     files = {f"device/{p.name}": p.read_text() for p in (ROOT / "firmware" / "device").glob("*.py")}
+    files["events.py"] = (ROOT / "firmware" / "events.py").read_text()  # the button numbers device/ shares
     tree = write_tree(tmp_path / "firmware", files)
     with FakeBoard() as fresh:  # just flashed: no driver
         r = mpremote(fresh.url, "mount", str(tree), "exec", "from device import pico\nhw = pico.build()")

@@ -13,13 +13,14 @@ from device.sleep import AWAKE, DIM
 from gin.rules import RuleSet
 from savegame import GAME_FILE, SaveManager, decode_game
 from ui import keys
-from ui.screens import LINK, LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE, VS_CPU
+from ui.screens import LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE
 
 from host_tools.hw.fake_hw import Clock, FakeHw
 from host_tools.link.duo import Duo, Faults
 from host_tools.link.line import Line
 from link import channel, session
 from link.channel import Channel, put_u32
+from modes import LINK, VS_CPU
 
 # --- 200 whole matches -------------------------------------------------------------------------------
 
@@ -398,3 +399,73 @@ def test_the_link_bench_times_moves_under_micropython():
     assert 0 < got["send_mean_us"] <= got["send_max_us"] and 0 < got["recv_mean_us"] <= got["recv_max_us"], (
         got
     )
+
+
+# --- the link's standing line on the glass --------------------------------------------------------
+
+
+class _Session:
+    """A link session that says what the test wants (the App's side of the rule, alone)."""
+
+    def __init__(self):
+        self.text = None
+        self.up = True
+
+    def status(self):
+        return self.text
+
+    def in_step(self):
+        return self.text is None
+
+    def busy(self):
+        return False
+
+    def poll(self, now, apply):
+        return []
+
+    def close(self, now=0):
+        pass
+
+
+def _standing_app():
+    from play_cable import CableSeat
+
+    hw = FakeHw(start_ms=1000)
+    app = App(hw)
+    app.new_game(seed=11)
+    app.play.mode = LINK
+    app.play.seats = [None, None]  # seat 1 is the cable's
+    seat = CableSeat(None, 0, None, session=_Session())
+    app.cable = seat
+    return hw, app, seat.session
+
+
+@pytest.mark.parametrize(
+    "text", [session.MSG_LOST, session.MSG_LEFT, session.MSG_LEFT_DEAL, "Catching up\u2026"]
+)
+def test_a_standing_link_line_stays_while_it_stands_and_goes_the_step_it_ends(text):
+    """Every standing line (not just those starting 'Link') leaves the glass the moment the link
+    says nothing any more; it never waits out its 60 s."""
+    hw, app, s = _standing_app()
+    s.text, s.up = text, False
+    app.step()
+    assert app.msg == text and app.msg_err
+    hw.clock.advance(10_000)  # far past a plain message's time: it stands
+    app.step()
+    assert app.msg == text
+    s.text, s.up = None, True
+    app.step()
+    assert app.msg is None
+
+
+def test_a_message_said_after_the_standing_line_keeps_its_own_time():
+    hw, app, s = _standing_app()
+    s.text, s.up = session.MSG_LOST, False
+    app.step()
+    app.say("Sorted by rank")  # said over the standing line
+    s.text, s.up = None, True
+    app.step()
+    assert app.msg == "Sorted by rank"  # not the link's to clear
+    hw.clock.advance(3000)
+    app.step()
+    assert app.msg is None

@@ -13,10 +13,11 @@ from app import App
 from device.buttons import DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: E402
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import RuleSet
-from ui.screens import TABLE, VS_CPU, WATCH
+from ui.screens import TABLE
 
 from host_tools.bench.soak_saves import app_match
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
+from modes import VS_CPU, WATCH
 from savecheck import check_invariants, match_fingerprint
 
 DPAD = (UP, DOWN, LEFT, RIGHT)
@@ -61,9 +62,9 @@ def test_reboot_at_every_action_resumes_the_same_screen():
         if key == last or not hw.fs.files:
             continue
         last = key
-        before = (app.view.sid, app.sort, app.mode, app.level, app.aiseed, match_fingerprint(m))
+        before = (app.view.sid, app.sort, app.mode, app.level, app.play.aiseed, match_fingerprint(m))
         hw, app = reboot(hw)
-        after = (app.view.sid, app.sort, app.mode, app.level, app.aiseed, match_fingerprint(app.match))
+        after = (app.view.sid, app.sort, app.mode, app.level, app.play.aiseed, match_fingerprint(app.match))
         assert after == before
         bot = AutoPlayer(Driver(app, hw))
         reboots += 1

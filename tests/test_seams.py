@@ -168,3 +168,193 @@ def test_next_seed_deals_the_next_match_only():
     hw.clock.advance(1234)
     a.new_game()
     assert a.match.seed != 42
+
+
+# --- the four nevers (docs/ARCHITECTURE.md) ---------------------------------------------------
+
+
+def _imports(path):
+    """The modules a file imports (absolute names; ``from x import y`` gives x and x.y)."""
+    out = set()
+    for n in ast.walk(ast.parse(path.read_text())):
+        if isinstance(n, ast.Import):
+            out.update(a.name for a in n.names)
+        elif isinstance(n, ast.ImportFrom) and n.module:
+            out.add(n.module)
+            out.update(n.module + "." + a.name for a in n.names)
+        elif isinstance(n, ast.Call) and getattr(n.func, "id", None) == "__import__" and n.args:
+            arg = n.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                out.add(arg.value)
+    return out
+
+
+def _under(names, top):
+    return sorted(n for n in names if n == top or n.startswith(top + "."))
+
+
+def test_the_screens_never_import_device_code():
+    bad = {p.name: _under(_imports(p), "device") for p in UI}
+    assert not {k: v for k, v in bad.items() if v}, bad
+
+
+def test_the_settings_and_save_formats_never_import_a_screen():
+    fw = ROOT / "firmware"
+    bad = {
+        name: _under(_imports(fw / name), "ui")
+        for name in ("prefs.py", "savegame.py", "migrate.py", "modes.py")
+    }
+    assert not {k: v for k, v in bad.items() if v}, bad
+
+
+GIN = sorted((ROOT / "firmware" / "gin").glob("*.py"))
+GLYPH = re.compile(r"[^\x00-\x7f]")
+
+
+@pytest.mark.parametrize("path", GIN, ids=lambda p: p.name)
+def test_the_rules_core_has_no_screens_and_no_screen_words(path):
+    """gin/ imports nothing above it, and no string of it holds a glyph: the words a player
+    reads are the screens' (a hint comes as facts, ui/hintwords.py says them).  cards.py's
+    suit letters are card notation (parse_card reads them), not words on the glass."""
+    names = _imports(path)
+    above = [
+        n for n in names if n.split(".")[0] in ("ui", "device", "app", "play", "link", "savegame", "prefs")
+    ]
+    assert not above, above
+    if path.name == "cards.py":
+        return
+    glyphs = [
+        "%d: %r" % (n.lineno, n.value)
+        for n in ast.walk(ast.parse(path.read_text()))
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and GLYPH.search(n.value)
+    ]
+    assert not glyphs, glyphs
+
+
+def _class_source(path, name):
+    tree = ast.parse(path.read_text())
+    for n in tree.body:
+        if isinstance(n, ast.ClassDef) and n.name == name:
+            return n
+    raise AssertionError("no class %s in %s" % (name, path))
+
+
+def test_the_host_auto_player_knows_no_screen_and_no_key_mapping():
+    """It plays through the screens' own ``keys_for`` and ``proceed`` (ui/screens.py): it imports
+    no screen ids, no key numbers and no action numbers, and reads no screen id."""
+    cls = _class_source(ROOT / "host_tools" / "hw" / "fake_hw.py", "AutoPlayer")
+    names = set()
+    for n in ast.walk(cls):
+        if isinstance(n, ast.ImportFrom) and n.module:
+            names.update(n.module + "." + a.name for a in n.names)
+    bad = [n for n in names if n.startswith(("ui.", "gin.round.", "device.", "events."))]
+    assert not bad, bad
+    sids = [ast.unparse(n) for n in ast.walk(cls) if isinstance(n, ast.Attribute) and n.attr == "sid"]
+    assert not sids, sids
+
+
+def test_a_new_screen_mid_match_does_not_stop_the_auto_player():
+    """A screen the auto-player has never heard of, shown between two hands, is passed by its
+    ``proceed`` button like any other."""
+    from app import App
+    from ui import keys
+
+    from host_tools.hw.fake_hw import AutoPlayer
+
+    class Interlude:  # a screen a contributor might add after each result
+        sid = 99
+        msg_y = -1
+        proceed = keys.DRAW
+
+        def __init__(self, app, arg):
+            pass
+
+        def key(self, app, b, kind):
+            if kind == keys.PRESS and b == keys.DRAW:
+                app.next_hand()
+
+        def draw(self, app, c, now):
+            return 0
+
+    hw = FakeHw(start_ms=1000)
+    a = App(hw)
+    a.new_game(seed=5)
+    d = Driver(a, hw)
+    ap = AutoPlayer(d, "normal", 3)
+    ap.run("hand")
+    assert a.view.sid == 2  # the result
+    a.view = Interlude(a, None)  # as goto would show it
+    ap.run("move")
+    assert a.view.sid == 1 and len(a.match.summaries) == 1  # on to the next hand
+
+
+# --- screens read the App's documented names and change it through its methods ---------------
+
+
+@pytest.mark.parametrize("path", UI, ids=lambda p: p.name)
+def test_screens_read_and_call_only_what_ui_screens_lists(path):
+    from ui.screens import APP_CALLS, APP_READS
+
+    tree = ast.parse(path.read_text())
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    bad = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "app":
+            ok = APP_CALLS if id(n) in calls else APP_READS
+            if n.attr not in ok or not isinstance(n.ctx, ast.Load):
+                bad.append("%d: %s" % (n.lineno, ast.unparse(n)))
+        elif isinstance(n, (ast.Assign, ast.AugAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for t in targets:
+                while isinstance(t, ast.Subscript):
+                    t = t.value
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "app":
+                    bad.append("%d: writes %s" % (n.lineno, ast.unparse(t)))
+    assert not bad, bad
+
+
+def test_what_ui_screens_lists_is_there_on_the_app():
+    from app import App
+    from ui.screens import APP_CALLS, APP_READS
+
+    a = App(FakeHw(start_ms=1000))
+    for name in APP_READS:
+        assert hasattr(a, name), name
+    for name in APP_CALLS:
+        assert callable(getattr(a, name, None)), name
+
+
+# --- the App uses of the hardware only what the contract lists --------------------------------
+
+
+def test_the_app_uses_only_what_the_hardware_contract_lists():
+    from device import contract
+
+    parts = dict(contract.PARTS)
+    allowed = set(contract.CALLS) | set(contract.FIELDS) | set(contract.OPTIONAL) | set(parts)
+    bad = []
+    for name in ("app.py", "play.py", "play_computer.py", "play_cable.py", "savegame.py"):
+        tree = ast.parse((ROOT / "firmware" / name).read_text())
+        for n in ast.walk(tree):
+            # hw.<x>, self.hw.<x>, and what the App keeps of it: d = self.hw.display ...
+            if isinstance(n, ast.Attribute) and ast.unparse(n.value) in ("hw", "self.hw"):
+                if n.attr not in allowed:
+                    bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute):
+                inner = n.value
+                if ast.unparse(inner.value) in ("hw", "self.hw") and inner.attr in parts:
+                    if n.attr not in parts[inner.attr]:
+                        bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
+    # the display and storage the App and the saves keep under a short name
+    app = ast.parse((ROOT / "firmware" / "app.py").read_text())
+    for n in ast.walk(app):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "d":
+            if n.attr not in parts["display"]:
+                bad.append("app.py:%d: %s" % (n.lineno, ast.unparse(n)))
+    saves = ast.parse((ROOT / "firmware" / "savegame.py").read_text())
+    for n in ast.walk(saves):
+        v = n.value if isinstance(n, ast.Attribute) else None
+        if v is not None and ast.unparse(v) in ("st", "self.storage", "storage"):
+            if n.attr not in parts["storage"] and not n.attr.startswith("_"):
+                bad.append("savegame.py:%d: %s" % (n.lineno, ast.unparse(n)))
+    assert not bad, bad

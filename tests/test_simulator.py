@@ -121,7 +121,7 @@ def test_watch_mode_plays_itself_without_keys(tmp_path):
 def test_level_choice_reaches_the_computer_player(tmp_path):
     s = Session(tmp_path, virtual=True, overrides={"level": 2}, new_game=True)
     assert s.app.level == 2 and s.app.settings["level"] == 2
-    assert s.app.players[0] is None and s.app.players[1] is not None
+    assert s.app.play.seats[0] is None and s.app.play.seats[1] is not None
 
 
 def test_pass_mode_hides_the_hand_between_turns(tmp_path):

@@ -92,7 +92,7 @@ def stacked(app, nd, dl, up, stock="", cpu=(), rules=None, dealer=1, mode=0):
     app.settings["mode"] = mode
     app.new_game(seed=1001, deck=stacked_deck(nd, dl, up, stock), dealer=dealer)
     if mode == 0:
-        app.players[1] = Scripted(cpu)
+        app.play.seats[1].player = Scripted(cpu)
     return app
 
 
@@ -100,7 +100,7 @@ def seeded(app, cpu=(), seed=1001):
     """A match dealt from ``seed`` (1001: player 1 deals), so it is saved as it goes; the
     computer plays ``cpu``.  (A stacked deal is never saved: a save rebuilds the deal from its seed.)"""
     app.new_game(seed=seed)
-    app.players[1] = Scripted(cpu)
+    app.play.seats[1].player = Scripted(cpu)
     return app
 
 
@@ -247,7 +247,7 @@ def scene_table_thinking():
     stacked(app, *LAYOFF[:3], stock=LAYOFF[3] + " 2S", cpu=[106, 104, 3 * 13 + 1])
     pass_pass_draw(d)
     to_card(d, "JH")
-    app.slow[1] = True
+    app.play.seats[1].slow = True
     d.press("DISCARD")
     for _ in range(100):
         if app.thinking:
@@ -357,8 +357,8 @@ def _restored(app, summaries, hollywood=False, sid=screens.SHEET):
     from gin.rules import RuleSet
 
     app.new_game(seed=1001)
-    app.players[1] = Scripted()
-    app.match = Match.restore(RuleSet(hollywood=hollywood), 1001, summaries, b"")
+    app.play.seats[1].player = Scripted()
+    app.play.match = Match.restore(RuleSet(hollywood=hollywood), 1001, summaries, b"")
     app.goto(sid)
 
 

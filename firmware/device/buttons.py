@@ -14,22 +14,28 @@ except ImportError:  # CPython
         return x
 
 
-BUTTON_NAMES = ("UP", "DOWN", "LEFT", "RIGHT", "DRAW", "DISCARD", "KNOCK", "MENU")
-UP = const(0)
-DOWN = const(1)
-LEFT = const(2)
-RIGHT = const(3)
-DRAW = const(4)
-DISCARD = const(5)
-KNOCK = const(6)
-MENU = const(7)
-COUNT = const(8)
-
-PRESS = const(0)
-LONG = const(1)
-REPEAT = const(2)
-RELEASE = const(3)
-KIND_NAMES = ("press", "long", "repeat", "release")
+# The buttons' numbers and the event kinds are events.py's (the screens share them, and the
+# screens must not import device/); they are re-exported here for the debouncer's callers.
+from events import (  # noqa: F401  (re-exported)
+    BUTTON_NAMES,
+    COUNT,
+    DISCARD,
+    DOWN,
+    DRAW,
+    KIND_NAMES,
+    KNOCK,
+    LEFT,
+    LONG,
+    MENU,
+    PRESS,
+    RELEASE,
+    REPEAT,
+    RIGHT,
+    UP,
+    event,
+    event_text,
+    ticks_diff,
+)
 
 DEBOUNCE_MS = const(15)  # after an edge, a button ignores changes this long (bounce)
 LONG_MS = const(600)
@@ -38,27 +44,9 @@ REPEAT_EVERY_MS = const(120)
 REPEATING = const(0x0F)  # UP, DOWN, LEFT, RIGHT auto-repeat
 SAMPLE_MS = const(5)  # the device timer's period
 
-# ticks_ms wraps at 2**30 on MicroPython; the debouncer is written for that.
-_PERIOD = const(1 << 30)
-_HALF = const(1 << 29)
+# ticks_ms wraps at 2**30 on MicroPython; the debouncer compares with events.ticks_diff.
 
 NO_EVENTS = []  # shared result of a quiet sample: callers must not mutate it
-
-
-def ticks_diff(a, b):
-    """a - b for ticks that wrap at 2**30, like time.ticks_diff."""
-    d = (a - b) & (_PERIOD - 1)
-    if d >= _HALF:
-        d -= _PERIOD
-    return d
-
-
-def event(button, kind):
-    return button * 4 + kind
-
-
-def event_text(ev):
-    return BUTTON_NAMES[ev >> 2] + " " + KIND_NAMES[ev & 3]
 
 
 class Debouncer:

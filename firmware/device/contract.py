@@ -10,21 +10,25 @@ never imports ``machine``; only device/ does.
 
 ``hw.clock``
     ``ticks_ms()`` -> int: milliseconds, wrapping at 2**30 like
-    ``time.ticks_ms`` (compare with ``device.buttons.ticks_diff``, never ``-``);
+    ``time.ticks_ms`` (compare with ``events.ticks_diff``, never ``-``);
     ``sleep_ms(ms)``: main.py's loop sleeps between steps.
 ``hw.buttons``
-    ``events()`` -> list of ints ``button * 4 + kind`` (``device.buttons``:
+    ``events()`` -> list of ints ``button * 4 + kind`` (``events.py``:
     UP DOWN LEFT RIGHT DRAW DISCARD KNOCK MENU, PRESS LONG REPEAT RELEASE),
     debounced, in order, each delivered once; ``held()`` -> bit mask of the
     buttons down now.  Presses made while the App is busy wait in a queue.
 ``hw.display``
     ``present`` -> bool (False: missing or fallen off; ``show`` keeps trying);
     ``show(buf)`` -> bool: one 1,024-byte MONO_VLSB frame (ui.canvas);
-    ``contrast(level)`` 0..255; ``power(on)``.  Never raises.
+    ``contrast(level)`` 0..255; ``power(on)``.  Never raises.  ``damage``: the App
+    sets it before a ``show`` that redrew only part of the frame, to
+    ``[(first page, last page, first column, last column)]`` (where the frame may
+    differ from the last one shown), or leaves it None; a display may use it to send
+    less, or ignore it.
 ``hw.storage``
     a ``device.storage.FileStorage``: ``read``, ``read_backup``, ``read_temp``
     -> bytes or None; ``write_atomic(name, data, keep=True)`` (raises OSError
-    when the flash refuses); ``remove(name)``.
+    when the flash refuses); ``remove(name)``; ``exists(name)``.
 ``hw.led``
     ``set(on)``: the board's LED (blinks a code when the display is missing).
 ``hw.sound``
@@ -55,8 +59,8 @@ never imports ``machine``; only device/ does.
 PARTS = (
     ("clock", ("ticks_ms", "sleep_ms")),
     ("buttons", ("events", "held")),
-    ("display", ("present", "show", "contrast", "power")),
-    ("storage", ("read", "read_backup", "read_temp", "write_atomic", "remove")),
+    ("display", ("present", "show", "contrast", "power", "damage")),
+    ("storage", ("read", "read_backup", "read_temp", "write_atomic", "remove", "exists")),
     ("led", ("set",)),
     ("sound", ("tone",)),
 )

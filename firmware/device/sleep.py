@@ -5,7 +5,7 @@ that wakes the screen must not act: ``wake`` says so, and the whole press of
 that button (its LONG, REPEAT and RELEASE too) is swallowed by ``filter``.
 """
 
-from device.buttons import ticks_diff
+from events import ticks_diff
 
 try:
     from micropython import const

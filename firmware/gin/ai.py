@@ -8,7 +8,7 @@ test can re-deal the hidden cards and expect the same choice.
 
     p = make_player("hard", seed)   # a name of PLAYERS: LEVELS (gin/levels.py) or "baseline"
     action = p.choose(obs)          # one of obs.legal
-    action, why = hint(obs)         # the hard player's choice and a reason, for the person
+    action, why = hint(obs)         # the hard player's choice and why (ui/hintwords.py: in words)
 
 Levels
   baseline  the simple competition player: take the top card only if it joins
@@ -29,7 +29,7 @@ Levels
 """
 
 from gin import ai_eval as E
-from gin.cards import RANK_VALUES, RANKS, SUIT_GLYPHS, Rng, mix_seed
+from gin.cards import RANK_VALUES, Rng, mix_seed
 from gin.levels import LEVELS  # the one list of levels, re-exported
 from gin.melds import deadwood4, deadwood_after_discard4, discard_deadwoods
 from gin.round import ARRANGE, BIG_GIN, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS, SPREAD, TAKE_DISCARD
@@ -55,12 +55,6 @@ def make_player(level, seed=0):
     if level == "baseline":
         return BaselinePlayer(seed)
     raise ValueError("unknown level %r: use %s" % (level, ", ".join(PLAYERS)))
-
-
-def card_name(c):
-    """'9♦', '10♠', 'K♥': a card as a person writes it."""
-    r = c % 13
-    return ("10" if r == 9 else RANKS[r]) + SUIT_GLYPHS[c // 13]
 
 
 def _min_deadwood_cards(h, skip):
@@ -241,8 +235,9 @@ class NormalPlayer(_Simple):
 
 
 def hint(obs, expert=False):
-    """(action, reason) for the person's side: the hard player's choice (the expert's with
-    expert=True) and a one-line reason (gin/ai_hint.py, loaded only when a hint is asked for)."""
+    """(action, (reason, card, count)) for the person's side: the hard player's choice (the
+    expert's with expert=True) and why (gin/ai_hint.py, loaded only when a hint is asked for;
+    ui/hintwords.py says it in words)."""
     from gin.ai_hint import hint as _hint
 
     return _hint(obs, expert)

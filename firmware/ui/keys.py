@@ -1,10 +1,10 @@
 """Button numbers and event kinds as the screens see them, and the legend's button names.
 
-The numbers are device.buttons' (the one source), re-exported here so a
+The numbers are events.py's (the one source, shared with device/), re-exported here so a
 screen imports its whole vocabulary from one place.
 """
 
-from device.buttons import (  # noqa: F401  (re-exported)
+from events import (  # noqa: F401  (re-exported)
     DISCARD,
     DOWN,
     DRAW,

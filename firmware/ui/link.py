@@ -39,6 +39,7 @@ class LinkWait:
 
     sid = LINK_WAIT
     msg_y = 48
+    proceed = -1  # the other handheld answers
 
     def __init__(self, app, arg):
         pass
@@ -49,9 +50,7 @@ class LinkWait:
 
     def draw(self, app, c, now):
         header(c, "LINK CABLE")
-        lk = app.link
-        text = lk.status() if lk is not None else None
-        lines = wrap(text or "")
+        lines = wrap(app.link_status() or "")
         y = 14
         for ln in lines[:3]:
             center(c, ln, y, NORMAL)
@@ -66,6 +65,7 @@ class LinkRules:
     """The other handheld proposes rules: DRAW accepts, MENU declines.  arg: the rule bytes."""
 
     sid = LINK_RULES
+    proceed = keys.DRAW  # accept
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -96,7 +96,7 @@ class LinkRules:
         elif kind == keys.PRESS and b == keys.MENU:
             app.link_cancel()
             return
-        app.dirty = True
+        app.refresh()
 
     def draw(self, app, c, now):
         header(c, "PLAY THESE RULES?")

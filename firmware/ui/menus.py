@@ -12,8 +12,6 @@ from ui.font import NORMAL
 from ui.screens import (
     FROM_MENU,
     HELP,
-    LINK,
-    MODES,
     PAUSE,
     PILE,
     RULES,
@@ -23,9 +21,9 @@ from ui.screens import (
     STATS,
     TABLE,
     TITLE,
-    TWO_PEOPLE,
-    VS_CPU,
 )
+
+from modes import CONNECTS, HINTS, LEVELED, MODES, has
 
 MODE_NAMES = ("vs CPU", "2 people", "Watch", "Link cable")  # by play mode
 
@@ -54,16 +52,16 @@ class Menu:
         n = len(self.rows(app))
         if b == keys.UP or b == keys.DOWN:
             self.sel = (self.sel + (1 if b == keys.DOWN else -1)) % n
-            app.dirty = True
+            app.refresh()
         elif b == keys.LEFT or b == keys.RIGHT:
             self.pick(app, self.sel, 1 if b == keys.RIGHT else -1)
-            app.dirty = True
+            app.refresh()
         elif kind == keys.PRESS and (b == keys.DRAW or b == keys.DISCARD):
             self.pick(app, self.sel, 0)
-            app.dirty = True
+            app.refresh()
         elif kind == keys.PRESS and b == keys.MENU:
             self.back(app)
-            app.dirty = True
+            app.refresh()
 
     def draw_top(self, app, c):
         header(c, self.title)
@@ -127,7 +125,7 @@ class Title(Menu):
         if app.has_kept:
             out.append("previous")  # the match the last new one replaced
         out.append("mode")
-        if app.settings["mode"] != TWO_PEOPLE and app.settings["mode"] != LINK:
+        if has(app.settings["mode"], LEVELED):
             out.append("level")
         out.extend(("rules", "stats", "settings", "help", "demo"))
         return out
@@ -141,7 +139,7 @@ class Title(Menu):
             if it == "continue":
                 out.append("Continue")
             elif it == "new":
-                out.append("Connect" if s["mode"] == LINK else "New game")
+                out.append("Connect" if has(s["mode"], CONNECTS) else "New game")
             elif it == "previous":
                 out.append("Previous match")
             elif it == "mode":
@@ -164,12 +162,10 @@ class Title(Menu):
         it = self.items(app)[i]
         s = app.settings
         if it == "mode":
-            s["mode"] = cycle(s["mode"], d, MODES)
-            app.save_settings()
+            app.set_setting("mode", cycle(s["mode"], d, MODES))
             return
         if it == "level":
-            s["level"] = cycle(s["level"], d, len(LEVELS))
-            app.save_settings()
+            app.set_setting("level", cycle(s["level"], d, len(LEVELS)))
             return
         if d:
             return
@@ -259,7 +255,7 @@ class Pause(Menu):
 
     def items(self, app):
         out = ["resume", "sort"]
-        if app.mode == VS_CPU and app.settings["hints"]:
+        if app.mode_has(HINTS) and app.settings["hints"]:
             out.append("hint")
         out.extend(("pile", "sheet", "rules", "quit"))
         return out
@@ -286,7 +282,7 @@ class Pause(Menu):
     def pick(self, app, i, d):
         it = self.items(app)[i]
         if it == "sort":
-            app.sort = 1 - app.sort
+            app.toggle_sort()
             return
         if d:
             return
@@ -294,7 +290,7 @@ class Pause(Menu):
             app.goto(TABLE)
         elif it == "hint":
             app.goto(TABLE)
-            app.view.show_hint(app)
+            app.show_hint()
         elif it == "pile":
             app.goto(PILE)
         elif it == "sheet":

@@ -75,12 +75,10 @@ class RulesMenu(Menu):
         else:
             self.rs = rs.copy(**{field: cycle(v, d, len(names))})
         # saved as it changes (docs/SAVES.md): a power cut in the menu keeps it
-        app.settings["rules"] = self.rs.to_bytes()
-        app.save_settings()
+        app.set_setting("rules", self.rs.to_bytes())
 
     def back(self, app):
-        app.settings["rules"] = self.rs.to_bytes()
-        app.save_settings()
+        app.set_setting("rules", self.rs.to_bytes())
         app.goto(TITLE, "rules")
 
     def legend_slots(self, app):
@@ -150,19 +148,16 @@ class SettingsMenu(Menu):
                 k = 0
             if k >= len(CONTRASTS):
                 k = len(CONTRASTS) - 1 if d else 0
-            s["contrast"] = CONTRASTS[k]
-            app.apply_contrast()
+            # each saved as it changes (docs/SAVES.md): a power cut in the menu keeps it
+            app.set_setting("contrast", CONTRASTS[k])
         elif it == "dim":
-            s["dim_s"] = step_in(DIMS, s["dim_s"], d)
+            app.set_setting("dim_s", step_in(DIMS, s["dim_s"], d))
         elif it == "off":
-            s["off_s"] = step_in(OFFS, s["off_s"], d)
+            app.set_setting("off_s", step_in(OFFS, s["off_s"], d))
         elif it in ("sound", "left", "hints"):
-            s[it] = not s[it]
+            app.set_setting(it, not s[it])
             if it == "left":
                 app.say("Buttons swapped" if s[it] else "Buttons as labelled")
-        else:
-            return
-        app.save_settings()  # saved as it changes (docs/SAVES.md): a power cut in the menu keeps it
 
     def back(self, app):
         app.save_settings()

@@ -98,7 +98,7 @@ class TextPage:
             self.top = scrolled(self.top, 1 if b == keys.DOWN else -1, len(self.lines), ROWS)
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
             app.goto(self.back_to)
-        app.dirty = True
+        app.refresh()
 
     def draw(self, app, c, now):
         header(c, self.title)
@@ -138,7 +138,7 @@ class Help:
         elif b == keys.MENU:
             app.goto(TITLE, "help")
             return
-        app.dirty = True
+        app.refresh()
 
     def draw(self, app, c, now):
         p = HELP[self.page]
@@ -175,7 +175,7 @@ class StatsPage:
         elif kind == keys.PRESS and b in (keys.MENU, keys.DRAW, keys.DISCARD):
             app.goto(TITLE, "stats")
             return
-        app.dirty = True
+        app.refresh()
 
     def _lines(self, app):
         if self.level == LINK_PAGE:
@@ -246,6 +246,7 @@ class PassDevice(_AnyKeyToTable):
     """Two people: the hand is hidden until the next player takes the device."""
 
     sid = PASS_SCREEN
+    proceed = keys.DRAW
     msg_y = -1
 
     def draw(self, app, c, now):

@@ -6,7 +6,6 @@ knocker's spread; 28-46 the defender's; the names and counts sit in the right
 margin; 49-55 the result line; 57-63 the legend.
 """
 
-from device.buttons import ticks_diff
 from gin.cards import cards_value
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
 from ui import keys
@@ -14,7 +13,10 @@ from ui.cardart import CARD_H, CARD_W, draw_card
 from ui.draw import W, banner, card_str, center, header, legend, right, verb
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, place
-from ui.screens import RESULT, SHEET, WATCH
+from ui.screens import RESULT, SHEET
+
+from events import ticks_diff
+from modes import WATCHING
 
 ROW1 = 8
 ROW2 = ROW1 + CARD_H + 1
@@ -39,6 +41,7 @@ def why(r):
 
 class Result:
     sid = RESULT
+    proceed = keys.DRAW  # the lay-offs at once, then the score sheet
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -67,7 +70,7 @@ class Result:
                 self.done_at = app.ticks_ms()
             else:
                 app.goto(SHEET)
-            app.dirty = True
+            app.refresh()
 
     def tick(self, app, now):
         if not self.done:
@@ -78,9 +81,9 @@ class Result:
                 self.next_at = None if self.done else now + STEP_MS
                 if self.done:
                     self.done_at = now
-                app.dirty = True
+                app.refresh()
         elif (
-            (app.mode == WATCH or app.demo)
+            (app.mode_has(WATCHING) or app.demo)
             and self.done_at is not None
             and ticks_diff(now, self.done_at) >= AUTO_MS
         ):

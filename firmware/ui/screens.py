@@ -1,18 +1,25 @@
-"""The App <-> screen contract: screen ids, play modes, and which class draws each screen.
+"""The App <-> screen contract: screen ids, which class draws each screen, and what a screen may use.
 
 A screen is a class in a ``ui`` module (loaded when shown, dropped when another
 takes its place) with:
 
 - ``sid``: its id below; ``msg_y``: the row of the App's one-line message (-1: none);
 - ``__init__(app, arg)``: ``arg`` is what ``App.goto(sid, arg)`` passed;
-- ``key(app, button, kind)``: a button event (numbers from ``ui.keys``);
-- ``draw(app, canvas, now)``: the frame; returns ms until it changes by itself (0: static);
-- optionally ``tick(app, now)``: called every loop step.
+- ``key(app, button, kind)``: a button event (numbers from ``ui.keys``).  A ``goto`` asked
+  here takes effect when ``key`` returns, so a screen never runs on after it was replaced;
+- ``draw(app, canvas, now)``: the whole frame; returns ms until it changes by itself (0: static);
+- optionally ``update(app, canvas, now)``: redraw only what changed since this screen's own
+  last frame (the canvas still holds it) and set ``damage`` to the pages touched,
+  ``[(first page, last page, first column, last column)]``; return False to ask for ``draw``;
+- optionally ``tick(app, now)``: called every loop step;
+- optionally ``proceed``: the button that moves a match along from this screen (a result, a
+  score sheet, the pass screen, the rules offered over the cable), -1 while it waits for the
+  other player; ``last = True`` on the match's last screen.  The host's auto-player reads it,
+  and the table's ``keys_for``, instead of knowing screens.
 
-Screens read the App's state (``app.match``, ``app.mode``, ``app.settings``...)
-and change it only through App methods (``goto``, ``say``, ``act``, ``new_game``,
-``save_settings``, ``reset_stats``, ``saved_match_line``, ``previous_game``, ``battery_mv``, ``ticks_ms``...): never
-through ``app.hw`` or ``app.saves``.  See docs/ARCHITECTURE.md.
+A screen reads the App (``APP_READS``) and changes it only through the App's
+methods (``APP_CALLS``); it asks ``app.refresh()`` for a new frame when its own
+state changed.  tests/test_seams.py holds every screen to both lists.
 """
 
 try:
@@ -73,12 +80,57 @@ def load(sid):
     return getattr(__import__("ui." + mod, None, None, (cls,)), cls)
 
 
-# Play modes (App.mode, settings["mode"]): the saves keep these numbers.
-VS_CPU = const(0)
-TWO_PEOPLE = const(1)
-WATCH = const(2)
-LINK = const(3)  # two handhelds on a link cable (or two simulators over TCP)
-MODES = const(4)
+# What a screen may read of the App ...
+APP_READS = (
+    "match",  # gin.match.Match, or None
+    "mode",  # modes.py's play mode; mode_has(flag) asks what it does
+    "level",
+    "demo",
+    "seat",  # the player whose hand is shown (on a link: this handheld's)
+    "sort",
+    "cursor",
+    "notes",  # each player's last visible move: (action, card) or None
+    "names",
+    "thinking",  # the computer to move shows the thinking mark
+    "settings",  # read only: set_setting changes one
+    "stats",
+    "msg",
+    "has_save",
+    "has_kept",
+)
+# ... and the App's methods it may call.
+APP_CALLS = (
+    "goto",
+    "refresh",
+    "say",
+    "act",
+    "set_cursor",
+    "toggle_sort",
+    "set_setting",
+    "save_settings",
+    "apply_contrast",
+    "mode_has",
+    "is_human",
+    "hint",
+    "show_hint",
+    "new_game",
+    "continue_game",
+    "previous_game",
+    "saved_match_line",
+    "next_hand",
+    "end_match",
+    "quit_to_title",
+    "reset_stats",
+    "reset_link_stats",
+    "link_stats",
+    "link_accept",
+    "link_cancel",
+    "link_paused",
+    "link_status",
+    "message_line",
+    "battery_mv",
+    "ticks_ms",
+)
 
 # Sheet's arg: opened from the in-game menu (MENU goes back) rather than after a hand.
 FROM_MENU = const(1)

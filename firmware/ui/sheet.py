@@ -1,12 +1,14 @@
 """The score sheet (hand by hand, Hollywood's three columns) and the game-over tally."""
 
-from device.buttons import ticks_diff
 from gin.match import GAME_OVER
 from gin.round import CANCELLED, RESULT_NAMES
 from ui import keys
 from ui.draw import header, legend, right, scrollbar, scrolled
 from ui.font import NORMAL, SMALL
-from ui.screens import FROM_MENU, LINK, OVER_SCREEN, SHEET, TABLE, VS_CPU, WATCH
+from ui.screens import FROM_MENU, OVER_SCREEN, SHEET, TABLE
+
+from events import ticks_diff
+from modes import LEVEL_STATS, LINK_STATS, WATCHING
 
 AUTO_MS = 3000  # watching: how long the sheet stays before the next deal
 
@@ -54,6 +56,7 @@ class Sheet:
     """arg: None after a hand (DRAW deals the next), FROM_MENU from the in-game menu (MENU goes back)."""
 
     sid = SHEET
+    proceed = keys.DRAW
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -71,7 +74,7 @@ class Sheet:
         if b == keys.UP or b == keys.DOWN:
             top = self._last_top(app) if self.top < 0 else self.top
             self.top = scrolled(top, 1 if b == keys.DOWN else -1, len(self.rows), self._visible(app))
-            app.dirty = True
+            app.refresh()
             return
         if kind != keys.PRESS:
             return
@@ -82,7 +85,7 @@ class Sheet:
             app.next_hand()
 
     def tick(self, app, now):
-        if not self.from_menu and (app.mode == WATCH or app.demo):
+        if not self.from_menu and (app.mode_has(WATCHING) or app.demo):
             if ticks_diff(now, self.shown_at) >= AUTO_MS:
                 app.next_hand()
 
@@ -155,6 +158,8 @@ class Sheet:
 
 class GameOver:
     sid = OVER_SCREEN
+    proceed = keys.DRAW  # to the title
+    last = True
     msg_y = 56
 
     def __init__(self, app, arg):
@@ -175,7 +180,7 @@ class GameOver:
         w = m.winner
         if w < 0:
             title = "GAME OVER \u00b7 a draw"
-        elif app.mode == VS_CPU or app.mode == LINK:
+        elif app.mode_has(LEVEL_STATS) or app.mode_has(LINK_STATS):
             title = "GAME OVER \u00b7 " + ("You win!" if w == app.seat else "%s wins" % names[w])
         else:
             title = "GAME OVER \u00b7 %s wins" % names[w]

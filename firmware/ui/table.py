@@ -28,7 +28,9 @@ from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cu
 from ui.draw import LEGEND_Y, card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL, text_width
 from ui.hand import groups_of, hand_groups, place
-from ui.screens import LINK, PAUSE, PILE, TABLE, TWO_PEOPLE, VS_CPU, WATCH
+from ui.screens import PAUSE, PILE, TABLE
+
+from modes import HINTS, WATCHING
 
 MID_Y = 8
 HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card
@@ -39,16 +41,13 @@ COUNT_Y = MID_Y + 8  # the live count's rows: 16..23, right of TEXT_X
 _LEGEND_PAGE = (LEGEND_Y - 1) >> 3  # the legend's rows, 56..63
 WITHOUT = "Without "  # the live count while you hold 11 cards: "Without 7♣ 12"
 _WITHOUT_W = text_width(WITHOUT, SMALL)
-# A hint stays until the player acts: the next press clears a plain message (App.step), and
-# an hour is longer than anyone reads one (a scrolling hint goes round again meanwhile).
-HINT_MS = 3600000
 
 
 def score_line(app):
     """'You 23 · CPU 45 · to 100' (Hollywood: the first open game's scores)."""
     m = app.match
     n = app.names
-    me = app.seat if app.mode == TWO_PEOPLE or app.mode == LINK else 0
+    me = app.seat  # the scores read from the hand shown
     cols = m.columns
     g = 0
     while g < len(cols) - 1 and cols[g].closed:
@@ -58,6 +57,20 @@ def score_line(app):
     if len(cols) > 1:
         s = "G%d %s" % (g + 1, s)
     return s
+
+
+def note_words(note):
+    """A player's last visible move (Play.notes) as the table shows it: 'took 7♡', 'knocked'."""
+    a, card = note
+    if a == TAKE_DISCARD:
+        return "took " + card_str(card)
+    if a == DRAW_STOCK:
+        return "drew"
+    if a == PASS:
+        return "passed"
+    if a == BIG_GIN:
+        return "big gin!"
+    return "knocked"
 
 
 class Table:
@@ -117,7 +130,7 @@ class Table:
         elif order:
             if self.cur_i >= len(order):
                 self.cur_i = len(order) - 1
-            app.cursor = order[self.cur_i]
+            app.set_cursor(order[self.cur_i])
         return order
 
     def deadwood(self, app):
@@ -153,7 +166,6 @@ class Table:
             if kind == keys.PRESS:
                 app.end_match()
             return
-        rnd = app.match.round
         if kind == keys.PRESS and b == keys.MENU:
             if app.link_paused():
                 app.quit_to_title()  # "Link lost - reconnect, or MENU to save and quit"
@@ -163,66 +175,71 @@ class Table:
         if b == keys.LEFT or b == keys.RIGHT:
             d = 1 if b == keys.RIGHT else -1
             if self._spreading(app):
-                n = len(rnd.arrangements)
+                n = len(app.match.round.arrangements)
                 self.spread_i = (self.spread_i + d) % n
+                app.refresh()
             else:
                 order = self.layout(app)
                 if order:
                     self.cur_i = (self.cur_i + d) % len(order)
-                    app.cursor = order[self.cur_i]
-            app.dirty = True
+                    app.set_cursor(order[self.cur_i])
+                else:
+                    app.refresh()
             return
         if kind != keys.PRESS:
             return
         if b == keys.UP:
-            app.sort = 1 - app.sort
-            app.say("Sorted by rank" if app.sort else "Sorted by suit")
+            app.say("Sorted by rank" if app.toggle_sort() else "Sorted by suit")
             return
         if b == keys.DOWN:
-            self.show_hint(app)
+            if app.settings["hints"] and app.mode_has(HINTS):
+                app.show_hint()
+            else:
+                app.goto(PILE)  # no hints: the discard pile instead
             return
-        if app.mode == WATCH:
+        if app.mode_has(WATCHING):
             app.say("Watching: MENU to stop")
             return
-        ph = rnd.phase
-        a = -1
-        if self._spreading(app):
-            a = ARRANGE + self.spread_i
-        elif b == keys.DRAW:
-            if ph == OFFER:
-                a = PASS
-            elif ph == DISCARD_PHASE and rnd.rules.big_gin and rnd.player == app.seat:
-                a = BIG_GIN
-            else:
-                a = DRAW_STOCK
-        elif b == keys.DISCARD:
-            if ph == OFFER or ph == DRAW:
-                a = TAKE_DISCARD
-            else:
-                a = app.cursor
-        elif b == keys.KNOCK:
-            a = KNOCK + app.cursor if app.cursor >= 0 else KNOCK
+        a = self.action_for(app, b)
         if a >= 0:
             self.spread_i = 0
             app.act(a)
 
-    def show_hint(self, app):
-        if not app.settings["hints"] or app.mode != VS_CPU:
-            app.goto(PILE)  # no hints: the discard pile instead
-            return
-        h = app.hint()
-        if h is None:
-            app.say("A hint comes on your turn")
-            return
-        a, reason = h
-        c = -1
-        if 0 <= a < 52:
-            c = a
-        elif KNOCK <= a < KNOCK + 52:
-            c = a - KNOCK
-        if c >= 0:
-            app.cursor = c
-        app.say("Hint: " + reason, False, HINT_MS)
+    def action_for(self, app, b):
+        """The move button b makes now (-1: none): the one mapping of buttons to moves
+        (``keys_for`` reads it backwards)."""
+        rnd = app.match.round
+        if self._spreading(app):
+            return ARRANGE + self.spread_i
+        ph = rnd.phase
+        if b == keys.DRAW:
+            if ph == OFFER:
+                return PASS
+            if ph == DISCARD_PHASE and rnd.rules.big_gin and rnd.player == app.seat:
+                return BIG_GIN
+            return DRAW_STOCK
+        if b == keys.DISCARD:
+            if ph == OFFER or ph == DRAW:
+                return TAKE_DISCARD
+            return app.cursor
+        if b == keys.KNOCK:
+            return KNOCK + app.cursor if app.cursor >= 0 else KNOCK
+        return -1
+
+    def keys_for(self, app, a):
+        """The next button toward move a, or -1 when no button makes it: the buttons that
+        ``action_for`` maps to it, else a cursor step toward its card (or to the next spread).
+        The host's auto-player plays through this, never a mapping of its own."""
+        for b in (keys.KNOCK, keys.DISCARD, keys.DRAW):
+            if self.action_for(app, b) == a:
+                return b
+        if self._spreading(app):
+            return keys.RIGHT if ARRANGE <= a < ARRANGE + len(app.match.round.arrangements) else -1
+        card = a - KNOCK if KNOCK <= a < KNOCK + 52 else a
+        order = self.layout(app)
+        if not 0 <= card < 52 or card not in order or app.cursor not in order:
+            return -1
+        return keys.RIGHT if order.index(card) > order.index(app.cursor) else keys.LEFT
 
     # --- drawing ------------------------------------------------------------------
 
@@ -276,8 +293,8 @@ class Table:
         x = _mini_back(c, x, y) + 2
         x = c.text("%d" % len(rnd.cards_of(opp)), x, y, 1, NORMAL) + 4
         note = app.notes[opp]
-        if note:
-            c.text(note, x, y + 1, 1, SMALL)
+        if note is not None:
+            c.text(note_words(note), x, y + 1, 1, SMALL)
         if app.thinking:
             hourglass(c, 122, y)
         self._lower(app, c)
@@ -406,7 +423,7 @@ class Table:
         return end  # the x after the count's gap column: nothing of it is drawn from there on
 
     def _cursor_index(self, app):
-        if app.demo or app.mode == WATCH or self._spreading(app):
+        if app.demo or app.mode_has(WATCHING) or self._spreading(app):
             return -1
         return self.cur_i
 
@@ -475,7 +492,7 @@ class Table:
         p = rnd.player
         if (
             app.demo
-            or app.mode == WATCH
+            or app.mode_has(WATCHING)
             or p != app.seat
             or not app.is_human(p)
             or rnd.phase != DISCARD_PHASE
@@ -489,7 +506,7 @@ class Table:
         p = rnd.player
         if app.demo:
             return [("ANY", "back to the title")]
-        if app.mode == WATCH:
+        if app.mode_has(WATCHING):
             return [(keys.UPDN_L, "sort/pile"), (keys.MENU_L, "menu")]
         if p != seat or not app.is_human(p):
             return [(keys.UPDN_L, "sort/hint"), (keys.MENU_L, "menu")]

@@ -128,7 +128,15 @@ def _app_progress(app) -> tuple | None:
 def _app_view(app) -> tuple:
     # No cursor: in Watch mode nobody moves it (the vs-CPU reboot test checks it).
     m = app.match
-    return (app.view.sid, app.mode, app.level, app.sort, app.aiseed, fingerprint(m), bytes(m.round.actions))
+    return (
+        app.view.sid,
+        app.mode,
+        app.level,
+        app.sort,
+        app.play.aiseed,
+        fingerprint(m),
+        bytes(m.round.actions),
+    )
 
 
 def _new_app_game(rules: RuleSet, start_ms: int, level: int):

@@ -230,6 +230,7 @@ class Display:
 
     def __init__(self, present=True, record=False, controller=None):
         self.present = present
+        self.damage = None  # the App's hint of where a frame changed: the whole frame goes anyway
         self.frame = bytes(1024)
         self.shows = 0  # frames shown
         self.version = 0
@@ -458,46 +459,43 @@ class AutoPlayer:
         return self.d.app
 
     def _my_turn(self):
+        """A move of this handheld's person is wanted, on a screen that takes moves."""
         from gin.match import PLAYING
-        from ui.screens import TABLE
 
         app = self.app
         m = app.match
-        if m is None or m.state != PLAYING or app.view.sid != TABLE:
+        if m is None or m.state != PLAYING or getattr(app.view, "keys_for", None) is None:
             return False
-        p = m.round.player
-        link = getattr(app, "link", None)
-        if link is not None and not link.in_step():
+        if app.link_paused():
             return False  # the other handheld can't hear us now, or we are catching up
+        p = m.round.player
         return app.is_human(p) and p == app.seat
 
     def decide(self, to_title=False):
-        """The button to press now; WAIT: the computer is to play; None: the match is over
-        (at the final tally, or with to_title back at the title)."""
+        """The button to press now; WAIT: another player is to move; None: the match is over
+        (at its last screen, or with to_title back at the title).
+
+        It knows no screen: a screen that takes moves has ``keys_for`` (the table's own
+        mapping read backwards), one that moves a match along says which button does with
+        ``proceed`` (ui/screens.py)."""
         from gin.match import GAME_OVER
-        from ui.keys import DRAW
-        from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, SHEET, TABLE, TITLE
 
         app = self.app
-        sid = app.view.sid
-        if sid == TABLE:
+        v = app.view
+        if getattr(v, "keys_for", None) is not None and app.match is not None:
             return self._key() if self._my_turn() else WAIT
-        if sid == LINK_WAIT:
-            return WAIT  # the other handheld: its answer, the answer to our rules, the deal
-        if sid == LINK_RULES:
-            return DRAW  # accept the rules the other proposes
-        if sid in (RESULT, SHEET, PASS_SCREEN):
-            return DRAW  # RESULT: the first press ends the lay-offs, the next opens the sheet
-        if sid == OVER_SCREEN or (app.match is not None and app.match.state == GAME_OVER):
-            return DRAW if to_title else None
-        if sid == TITLE and app.match is None:
+        proceed = getattr(v, "proceed", None)
+        if proceed is not None:
+            if getattr(v, "last", False):
+                return proceed if to_title else None
+            return WAIT if proceed < 0 else proceed
+        if app.match is None:
+            return None  # nothing being played: the match is over
+        if app.match.state == GAME_OVER:
             return None
-        raise AutoPlayerError("the auto-player doesn't know screen %d" % sid)
+        raise AutoPlayerError("the auto-player can't go on from %s: it has no proceed" % type(v).__name__)
 
     def _key(self):
-        from gin.round import ARRANGE, BIG_GIN, DRAW_STOCK, KNOCK, MAX_ARRANGEMENTS, PASS, TAKE_DISCARD
-        from ui import keys
-
         app = self.app
         m = app.match
         rnd = m.round
@@ -513,27 +511,12 @@ class AutoPlayer:
                 "pressed the keys for %d but nothing happened (%r)" % (self._plan[1], app.msg)
             )
         a = self._plan[1]
-        last = None
-        if a == PASS or a == DRAW_STOCK or a == BIG_GIN:
-            last = keys.DRAW
-        elif a == TAKE_DISCARD:
-            last = keys.DISCARD
-        elif ARRANGE <= a < ARRANGE + MAX_ARRANGEMENTS:
-            if app.view.spread_i != a - ARRANGE:
-                return keys.RIGHT
-            last = keys.KNOCK
-        else:
-            card = a if a < 52 else a - KNOCK
-            if not (0 <= a < 52 or KNOCK <= a < KNOCK + 52):
-                raise AutoPlayerError("no keys for action %d" % a)
-            if app.cursor != card:
-                order = app.view.layout(app)
-                if card not in order:
-                    raise AutoPlayerError("card %d is not in the hand shown" % card)
-                return keys.RIGHT if order.index(card) > order.index(app.cursor) else keys.LEFT
-            last = keys.DISCARD if a < 52 else keys.KNOCK
-        self._sent = pos
-        return last
+        b = app.view.keys_for(app, a)
+        if b < 0:
+            raise AutoPlayerError("no keys for action %d" % a)
+        if app.view.action_for(app, b) == a:
+            self._sent = pos  # the last key of this move
+        return b
 
     def step(self, to_title=False):
         """Press the next button (or wait for the computer); returns it, WAIT, or None when over."""

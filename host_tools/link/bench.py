@@ -102,7 +102,8 @@ import app as appmod
 from link import session, frame
 from gin.match import PLAYING
 from gin.round import DISCARD_PHASE
-from ui.screens import LINK, LINK_RULES
+from modes import LINK
+from ui.screens import LINK_RULES
 
 class Wire:
     def __init__(self): self.buf = bytearray(); self.other = None

@@ -29,7 +29,7 @@ from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
 from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS
 from gin.rules import RuleSet
 from ui import keys
-from ui.screens import LINK
+from modes import LINK
 
 from link import channel, frame, session
 from link.channel import Channel, put_u32

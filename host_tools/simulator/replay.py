@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import NAMES as NAMES_BY_MODE  # the players' names in each mode
 from device.buttons import DISCARD, DOWN, DRAW, LEFT, MENU, PRESS, REPEAT, RIGHT, UP
 from gin import melds
 from gin.cards import GinError, card_text
@@ -45,6 +44,7 @@ from ui.font import SMALL
 from ui.hand import hand_groups, place
 
 from host_tools.hw.fake_hw import Buttons, Clock, Display, FakeHw
+from modes import NAMES as NAMES_BY_MODE  # the players' names in each mode
 
 PLAY_EVERY_MS = 700
 

@@ -7,11 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.buttons import SAMPLE_MS
-from ui.screens import TITLE, TWO_PEOPLE
+from ui.screens import TITLE
 
 from host_tools.hw.fake_hw import FakeHw, FakeReset
 from host_tools.simulator import keys as keymap
 from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVEL_TITLES, MODE_TITLES
+from modes import TWO_PEOPLE
 
 
 # ------------------------------------------------------------------ session
@@ -59,9 +60,9 @@ class Session:
         if self.overrides:
             app.settings.update(self.overrides)
             if "mode" in self.overrides:
-                app.mode = self.overrides["mode"]
+                app.play.mode = self.overrides["mode"]
             if "level" in self.overrides:
-                app.level = self.overrides["level"]
+                app.play.level = self.overrides["level"]
         if self.seed is not None:
             app.next_seed = self.seed  # the next match deals from it; later ones from the clock
         if new_game:

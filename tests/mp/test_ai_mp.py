@@ -6,8 +6,16 @@ must reproduce them action for action.
 """
 
 from gin import rules as gin_rules
-from gin.ai import card_name, hint, make_player
+from gin.ai import hint as ai_hint
+from gin.ai import make_player
 from gin.round import OVER, Round
+from ui.hintwords import card_name, reason
+
+
+def hint(obs, expert=False):
+    """gin.ai.hint with its reason in the words the message line shows."""
+    a, facts = ai_hint(obs, expert)
+    return a, reason(a, facts)
 
 
 def _play(level_a, level_b, seed, rules):

@@ -130,6 +130,7 @@ class Display:
 
     def __init__(self, page):
         self._page = page
+        self.damage = None  # the App's hint of where a frame changed: the page takes whole frames
 
     def show(self, buf):
         self._page.show(hexlify(buf).decode())
