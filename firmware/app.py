@@ -20,18 +20,15 @@ and the link are imported when a match needs them, and a screen's module is
 loaded when it is shown and dropped when another takes its place.
 """
 
-import gc
-import sys
-
 from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
+from events import ticks_diff
+from games import Games, drop_module
+from modes import has
+from play import Play
 from ui import screens
 from ui.canvas import Canvas
 from ui.draw import banner, scroll_ms
-from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, TABLE, TEXT, TITLE
-
-from events import ticks_diff
-from modes import CONNECTS, LEVEL_STATS, LINK, LINK_STATS, WATCH, WATCHING, has
-from play import HAND_OVER, OVER, PASS_ON, YOUR_TURN, Play
+from ui.screens import TITLE
 
 try:
     from micropython import const
@@ -41,16 +38,10 @@ except ImportError:  # CPython
         return x
 
 
-# Mirrors of gin.match numbers, so that booting to the title needs no rules core
-# (a test holds them equal).
-PLAYING = const(0)
-GAME_OVER = const(2)
-
 GAME_FILE = "game.sav"  # savegame.GAME_FILE
 
 DEMO_AFTER_MS = const(60000)  # idle on the title before the demo starts
 MSG_MS = const(2600)
-STANDING_MS = const(60000)  # the link's standing line: until it changes or is cleared
 LED_PERIOD_MS = const(2000)  # display missing: three short blinks every two seconds
 RETRY_MS = const(500)  # display missing: how often a frame is offered again
 BATTERY_MS = const(2000)  # the battery gauge is read at most this often
@@ -63,30 +54,6 @@ LINK_PATIENCE_S = const(300)  # waiting for the other player: dim only after thi
 _LEFTY = b"\x07\x05\x04\x06\x02\x01\x03\x00"
 
 SOUND_ERROR = (220, 90)
-SOUND_TURN = (880, 40)
-SOUND_WIN = (1320, 120)
-
-
-def drop_module(name):
-    """Forget a module so the GC can take its code back."""
-    if sys.modules.pop(name, None) is None:
-        return
-    cut = name.rfind(".")
-    pkg = sys.modules.get(name[:cut]) if cut > 0 else None
-    if pkg is not None:
-        try:
-            delattr(pkg, name[cut + 1 :])
-        except (AttributeError, TypeError):
-            pass
-
-
-def drop_modules(names):
-    for name in names:
-        drop_module(name)
-
-
-# The computer players' code: loaded by the level that needs it, let go when the match ends.
-AI_MODULES = ("gin.ai_hint", "gin.ai_expert", "gin.ai_hard", "gin.ai", "gin.ai_eval", "play_computer")
 
 
 class App:
@@ -101,12 +68,9 @@ class App:
         self.saves = SaveManager(hw.storage)
         self.settings, self.stats, msg = self.saves.load_profile()
         self.play = Play(self.settings["mode"], self.settings["level"])
-        self.cable = None  # play_cable.CableSeat while a link match is set up or played
         self._lstats = None  # prefs.LinkStats, loaded when first needed
         self.has_save = False
         self.has_kept = False  # a match that a new one replaced can be brought back
-        self.save_due = False
-        self.next_seed = None  # the next new game deals from this seed (the simulator's --seed)
         self._battery = (None, 0)  # (mV, when read): a gauge read at most every BATTERY_MS
         # the screen
         self.view = None
@@ -123,13 +87,14 @@ class App:
         self.frames = 0
         self._drawn = None  # the view whose full frame the canvas holds
         self.led_on = False
+        self.games = Games(self)  # the matches: started, continued, saved, left (games.py)
         self.apply_contrast()
-        self._peek_save()
+        self.peek_save()
         self.goto(TITLE)
         if msg:
             self.say(msg)
         if resume and self.has_save:
-            self.continue_game()
+            self.games.continue_game()
 
     # --- what the screens read of the play (ui/screens.py lists them) ---------------------------
 
@@ -176,7 +141,8 @@ class App:
     @property
     def link(self):
         """The link session (link.session.LinkPlay) while a link match is set up or played."""
-        return None if self.cable is None else self.cable.session
+        cable = self.games.cable
+        return None if cable is None else cable.session
 
     def is_human(self, p):
         return self.play.is_human(p)
@@ -209,28 +175,10 @@ class App:
 
     # --- settings and saves ------------------------------------------------
 
-    def _peek_save(self):
+    def peek_save(self):
         """Is there a saved game?  Only looks at the files' sizes: loading waits for Continue."""
         self.has_save = self.saves.has_game()
         self.has_kept = self.saves.has_kept()
-
-    def saved_match_line(self):
-        """'37–12, hand 4': the saved match in a few words, or None when none loads.
-
-        Asked before New game replaces it; a save that doesn't load is reported
-        (its one-line message) and counts as none.
-        """
-        if not self.has_save or has(self.settings["mode"], WATCHING):
-            return None  # watching replaces nothing (savegame keeps the player's match)
-        from savegame import match_line
-
-        snap, msg = self.saves.load_game()
-        if snap is None:
-            self.has_save = False
-            if msg:
-                self.say(msg)
-            return None
-        return match_line(snap)
 
     def report_save_error(self):
         """Say a failed save once; again only after a save succeeded in between."""
@@ -266,27 +214,46 @@ class App:
     def apply_contrast(self):
         self.hw.display.contrast(DIM_CONTRAST if self.level_shown == DIM else self.settings["contrast"])
 
-    def autosave(self):
-        play = self.play
-        m = play.match
-        if play.demo or m is None or m.state == GAME_OVER or m.stacked:
-            return  # a stacked deal (tests, tools) can't be rebuilt from its seed: never saved
-        from savegame import snapshot_of
+    # --- the matches (games.py); the screens ask the App ---------------------------------------
 
-        cur = play.cursor if play.cursor >= 0 else 0
-        snap = snapshot_of(m, play.mode, play.level, play.sort, cur, play.aiseed)
-        if self.cable is not None:
-            snap["seat"] = play.seat
-            snap["prev"] = self._link_prev()
-        self.saves.save_game(snap)
-        self.report_save_error()
-        self.has_save = self.saves.has_game()
+    def new_game(self, demo=False, seed=None, deck=None, dealer=None):
+        self.games.new_game(demo, seed, deck, dealer)
 
-    def clear_save(self):
-        m = self.play.match
-        self.saves.clear_game(None if m is None else m.seed)  # only this match: a watched one ends
-        self.report_save_error()
-        self.has_save = False
+    def continue_game(self):
+        self.games.continue_game()
+
+    def previous_game(self):
+        self.games.previous_game()
+
+    def saved_match_line(self):
+        return self.games.saved_match_line()
+
+    def act(self, a):
+        return self.games.act(a)
+
+    def hint(self):
+        return self.games.hint()
+
+    def show_hint(self):
+        self.games.show_hint()
+
+    def next_hand(self):
+        self.games.next_hand()
+
+    def end_match(self):
+        self.games.end_match()
+
+    def quit_to_title(self):
+        self.games.quit_to_title()
+
+    def link_start(self):
+        self.games.link_start()
+
+    def link_accept(self):
+        self.games.link_accept()
+
+    def link_cancel(self):
+        self.games.link_cancel()
 
     # --- screens --------------------------------------------------------------
 
@@ -362,438 +329,26 @@ class App:
             c.fill_rect(1, y + 1, 126, 5, 2)
         return r
 
-    def _clear_msg(self):
+    def clear_msg(self):
         self.msg = None
         self.standing = None
         self.dirty = True
 
     # --- the match --------------------------------------------------------------------------
 
-    def _fresh_seed(self, salt):
-        # The moment of the button press is the entropy a handheld has.
-        from gin.cards import mix_seed
-
-        return mix_seed(self.hw.clock.ticks_ms() + self.frames * 7919, salt) & 0x7FFFFFFF
-
-    def new_game(self, demo=False, seed=None, deck=None, dealer=None):
-        """Start a match.  seed: the deal (default: from the moment of the press, or
-        ``next_seed``); deck (top first) and dealer stack the first hand for tests
-        and tools: such a match is not saved (a save rebuilds the deal from the seed)."""
-        from gin.cards import GinError, mix_seed
-        from gin.match import Match
-        from gin.rules import RuleSet
-
-        play = self.play
-        play.demo = demo
-        if demo:
-            play.mode = WATCH
-        else:
-            play.mode = self.settings["mode"]
-            play.level = self.settings["level"]
-            if has(play.mode, CONNECTS):
-                self.link_start()
-                return
-        try:
-            rules = RuleSet.from_bytes(self.settings["rules"])
-        except GinError:
-            rules = RuleSet()
-        if seed is None and not demo:
-            seed, self.next_seed = self.next_seed, None
-        if seed is None:
-            seed = self._fresh_seed(1)
-            play.aiseed = self._fresh_seed(2)
-        else:
-            seed &= 0x7FFFFFFF
-            play.aiseed = mix_seed(seed, 2) & 0x7FFFFFFF
-        play.match = None
-        gc.collect()
-        play.seat = 0
-        play.start_match(Match(rules, seed, deck, dealer))
-        self._show_hand()
-        self.autosave()  # the deal is on flash before anyone sees it: a power cut can't reshuffle
-
-    def continue_game(self):
-        snap, msg = self.saves.load_game()
-        if msg:
-            self.say(msg)
-        if snap is None:
-            self.has_save = False
-            if self.msg is None:
-                self.say("No saved game", True)
-            return
-        play = self.play
-        play.demo = False
-        play.mode = snap["mode"]
-        play.level = snap["level"]
-        play.aiseed = snap["aiseed"]
-        play.sort = snap["sort"]
-        play.match = snap["match"]
-        play.hand_recorded = len(play.match.summaries)
-        if has(play.mode, CONNECTS) and not self._link_resume(snap):
-            play.match = None
-            play.mode = self.settings["mode"]
-            return
-        play.seat_computers()
-        play.notes = [None, None]
-        if play.match.round.phase != OVER:
-            if not has(play.mode, CONNECTS):
-                play.seat = 0
-            self._show_hand()
-            c = snap["cursor"]
-            # a card of the shown hand, or none (the table then picks one)
-            h = play.match.round.hands[play.seat]
-            play.cursor = c if 0 <= c < 52 and h[c // 13] >> (c % 13) & 1 else -1
-        else:
-            self.goto(RESULT)
-
-    def previous_game(self):
-        """Bring back the match the last new one replaced; the current one takes its place."""
-        snap, msg = self.saves.load_kept()
-        if snap is None:
-            self.has_kept = False
-            self.say(msg or "No previous match", True)
-            return
-        self.saves.save_game(snap)  # moves the match in progress to the kept slot first
-        if self.saves.error:
-            self.report_save_error()
-            return
-        self.has_save = True
-        self.continue_game()
-
-    def _show_hand(self):
-        """The table, or first the pass screen when the handheld goes to the player to move."""
-        play = self.play
-        p = play.match.round.player
-        if play.kind(p) == 2:  # modes.PASSER
-            play.seat = p
-            self.goto(PASS_SCREEN)
-        else:
-            self.goto(TABLE)
-
-    def next_hand(self):
-        play = self.play
-        m = play.match
-        if m.state == GAME_OVER:
-            self.goto(OVER_SCREEN)
-            return
-        m.next_hand()
-        play.start_hand()
-        self._show_hand()
-        if self.cable is not None:
-            # the other's first moves of this hand may have come while the result was shown
-            self._news(self.cable.flush(play))
-        self.autosave()
-
-    def _leave_match(self):
-        self.save_due = False
-        self._link_close()
-        self.play.leave()
-        self.view = None
-        drop_modules(AI_MODULES)
-        if sys.implementation.name == "micropython":  # a host's harnesses keep (and patch) theirs
-            for name in list(sys.modules):
-                if name.startswith("link."):
-                    drop_module(name)  # a link match's code: loaded again by the next one
-            drop_module("play_cable")
-        gc.collect()
-
-    def end_match(self):
-        """Leave a finished match (or the demo) for the title; stats were counted as it ended."""
-        play = self.play
-        if not play.demo and play.match is not None and play.match.state == GAME_OVER:
-            self.clear_save()
-        self._leave_match()
-        self._peek_save()
-        self.goto(TITLE)
-
-    def quit_to_title(self):
-        self.autosave()
-        self._leave_match()
-        self._peek_save()
-        self.goto(TITLE)
-
-    def act(self, a):
-        """A person's action; an illegal one is refused with the reason on one line."""
-        from gin.cards import GinError
-
-        play = self.play
-        m = play.match
-        if m is None or m.state != PLAYING:
-            return False
-        if not play.is_human(m.round.player):
-            self.say("Wait: %s is playing" % play.names[m.round.player], True)
-            return False
-        lk = self.link
-        if lk is not None and not lk.in_step():
-            self.say(lk.status() or "Link: wait", True)
-            return False
-        hand = len(m.summaries)
-        index = len(m.round.actions)
-        try:
-            outcome = play.apply(a)
-        except GinError as e:
-            self.say(str(e), True)
-            return False
-        if lk is not None:
-            lk.sent(hand, index, a)
-        self._moved(outcome)
-        if not self.msg_err:
-            self.msg = None
-        return True
-
-    def _moved(self, outcome):
-        """What a move (anyone's) leads to on this handheld."""
-        # Saved at the end of this step, once the frame is out: the flash write
-        # (tens of ms on a Pico) doesn't delay what the press shows.
-        self.save_due = True
-        self.msg = None
-        self.dirty = True
-        if outcome == HAND_OVER:
-            self._hand_over()
-        elif outcome == PASS_ON:
-            self.goto(PASS_SCREEN)
-        elif outcome == YOUR_TURN:
-            self.beep(SOUND_TURN)
-
-    def _hand_over(self):
-        play = self.play
-        m = play.match
-        n = len(m.summaries)
-        if play.hand_recorded < n and not play.demo:
-            st = None
-            if has(play.mode, LEVEL_STATS):
-                st = self.stats
-                key = play.level
-            elif has(play.mode, LINK_STATS):
-                st = self.link_stats()
-                key = 0
-            if st is not None:
-                play.hand_recorded = n
-                st.record_hand(key, m.summaries[-1], play.seat, (m.seed, n))
-                if m.state == GAME_OVER:
-                    st.record_match(key, m, play.seat, m.seed)
-                if st is self.stats:
-                    self.saves.save_stats(st)
-                else:
-                    self.saves.save_link_stats(st)
-                self.report_save_error()
-        r = m.round.result
-        if r.winner >= 0 and play.is_human(r.winner) and not has(play.mode, WATCHING):
-            self.beep(SOUND_WIN)
-        if m.state == GAME_OVER:
-            if not play.demo:
-                self.clear_save()
-            self.save_due = False
-        self.goto(RESULT)
-
-    def hint(self):
-        """The suggested (action, reason) for the person to act, or None."""
-        h = self.play.hint()
-        if self.play.level < 2:  # easy, normal: hard's code was loaded for this hint alone
-            drop_modules(("gin.ai_hint", "gin.ai_hard"))
-        if h is None:
-            return None
-        from ui.hintwords import reason
-
-        return h[0], reason(h[0], h[1])
-
-    def show_hint(self):
-        """The hint on the table: the cursor on its card and the reason on the message line."""
-        from ui.hintwords import HINT_MS, hint_card
-
-        h = self.hint()
-        if h is None:
-            self.say("A hint comes on your turn")
-            return
-        c = hint_card(h[0])
-        if c >= 0:
-            self.set_cursor(c)
-        self.say("Hint: " + h[1], False, HINT_MS)
-
-    # --- the link cable (a CableSeat's news) ------------------------------------------------
-
-    def link_start(self):
-        """Play menu -> Link cable: wait for the other handheld (a new match)."""
-        port = self.hw.link
-        if port is None:
-            self.say("No link port here", True)
-            return
-        from play_cable import CableSeat
-
-        self._link_close()
-        play = self.play
-        play.match = None
-        play.mode = LINK
-        play.seat = 0
-        self.cable = CableSeat(port, self.hw.clock.ticks_ms(), self._random_bytes)
-        self.cable.session.propose(self.settings["rules"])
-        self.goto(LINK_WAIT)
-
-    def _random_bytes(self, n):
-        rb = getattr(self.hw, "random_bytes", None)  # the tests' seeded source
-        if rb is not None:
-            return rb(n)
-        import os
-
-        return os.urandom(n)
-
-    def _link_resume(self, snap):
-        port = self.hw.link
-        if port is None:
-            self.say("No link port here", True)
-            return False
-        from play_cable import CableSeat
-
-        self._link_close()
-        self.play.seat = snap.get("seat", 0)
-        self.cable = CableSeat(port, self.hw.clock.ticks_ms(), self._random_bytes)
-        self.cable.session.resume(self.play.match, self.play.seat, snap.get("prev", b""))
-        return True
-
-    def link_cancel(self):
-        """MENU while waiting for the other handheld, or a declined proposal: back to the title."""
-        lk = self.link
-        if lk is not None and lk.rules is not None and self.view.sid == LINK_RULES:
-            lk.decline()
-        self._leave_match()
-        self._peek_save()
-        self.goto(TITLE)
-
-    def link_accept(self):
-        if self.cable is not None:
-            self.cable.session.accept()
-            self.goto(LINK_WAIT)
+    # --- the link cable (play_cable.py: the seat and the App's side of link play) ----------------
 
     def link_status(self):
         """What the link is doing, in one line (None: nothing to say, or no link)."""
-        return None if self.cable is None else self.cable.session.status()
+        lk = self.link
+        return None if lk is None else lk.status()
 
     def link_paused(self):
         """A link match that can't go on right now (lost, or the other is not in step)."""
-        return self.cable is not None and self.play.match is not None and not self.cable.session.in_step()
-
-    def _link_prev(self):
-        """The actions of the hand before the live one: the other may need them to catch up."""
-        m = self.play.match
-        if m.state == PLAYING and m.records and m.records[-1][1]:
-            return m.records[-1][1]
-        if m.state == PLAYING and self.cable is not None:
-            return self.cable.session.prev
-        return b""
-
-    def _link_close(self):
-        if self.cable is not None:
-            self.cable.session.close(self.hw.clock.ticks_ms())
-            self.cable = None
-
-    def _news(self, news):
-        """News from a seat, in the order it happened."""
-        for kind, arg in news:
-            if kind == "moved":
-                self.idle.last = self.hw.clock.ticks_ms()  # the other moved: show it, don't dim now
-                self._moved(arg)
-            elif kind == "rules":
-                self.goto(LINK_RULES, arg)
-            elif kind == "start":
-                self._link_match(arg)
-            elif kind == "stop":
-                self._link_stopped(arg)
-                return
-            elif kind == "note" and arg is not None:
-                self.say(arg, self.play.match is not None)
-            elif kind == "status":
-                self._standing(arg)
-            self.dirty = True
-
-    def _standing(self, text):
-        """The link's standing line: on the glass while it stands, gone the moment it is cleared
-        (only that line: a message said since stays its own time)."""
-        if text is None:
-            if self.standing is not None and self.msg == self.standing:
-                self._clear_msg()
-            self.standing = None
-            return
-        if self.msg != text:
-            self.say(text, not self.cable.session.up, STANDING_MS)
-        else:
-            self.msg_until = self.hw.clock.ticks_ms() + STANDING_MS
-        self.standing = text
-
-    def _link_match(self, arg):
-        from gin.cards import GinError
-        from gin.match import Match
-        from gin.rules import RuleSet
-
-        rule_bytes, seed, seat = arg
-        try:
-            rules = RuleSet.from_bytes(rule_bytes)
-        except GinError as e:  # the joiner checked them before accepting: a starter's bug
-            self._link_stopped("Rules refused: " + str(e))
-            return
-        play = self.play
-        play.mode = LINK
-        play.seat = seat
-        play.match = None
-        gc.collect()
-        match = Match(rules, seed)
-        play.aiseed = 0
-        self.cable.session.playing(match)
-        play.start_match(match)
-        self._show_hand()
-        self.autosave()  # the deal on flash before anyone sees it
-
-    def _link_stopped(self, text):
-        """The link match can't go on: say why; the save stays as it was before the refused move."""
-        self.save_due = False
-        play = self.play
-        if play.match is not None:
-            self.autosave()
-        self._link_close()
-        play.leave()
-        self.view = None
-        gc.collect()
-        self._peek_save()
-        play.mode = self.settings["mode"]
-        from ui.link import wrap
-
-        self.goto(TEXT, ("LINK STOPPED", wrap(text), TITLE))
-
-    def _waiting_for_other(self):
-        """Waiting for the other handheld: its answer, or its move."""
-        if self.cable is None:
-            return False
-        m = self.play.match
-        if m is None or m.state != PLAYING:
-            return m is None
-        return m.round.player != self.play.seat or not self.cable.session.in_step()
+        lk = self.link
+        return lk is not None and self.play.match is not None and not lk.in_step()
 
     # --- the computer's turn -------------------------------------------------------
-
-    def _computer_turn(self, now):
-        play = self.play
-        m = play.match
-        if m is None or m.state != PLAYING or self.view.sid != TABLE:
-            return
-        seat = play.computer()
-        if seat is None:
-            return
-        hw = self.hw
-        a = seat.turn(m, now, hw.clock, hw.feed)
-        if a < 0:
-            if seat.thinking:
-                self.dirty = True  # the thinking mark, drawn this step
-            return
-        if has(play.mode, WATCHING) and not play.demo:
-            self.idle.last = now  # someone is watching: no dimming while the computers play
-        from gin.cards import GinError
-
-        try:
-            outcome = play.apply(a)
-        except GinError as e:
-            # a computer player's bug must not end the game: note it, play the first legal move
-            hw.log("computer %d chose %d: %s" % (m.round.player, a, e))
-            outcome = play.apply(m.round.legal_actions()[0])
-        self._moved(outcome)
 
     # --- the loop ----------------------------------------------------------------
 
@@ -811,15 +366,13 @@ class App:
                 if lefty:
                     ev = _LEFTY[ev >> 2] * 4 + (ev & 3)
                 if ev & 3 == 0 and self.msg is not None and not self.msg_err:
-                    self._clear_msg()
+                    self.clear_msg()
                 self._key(ev >> 2, ev & 3)
-        if self.cable is not None:
-            self._news(self.cable.poll(self.play, now))
-            if self.cable is not None:
-                self._news(self.cable.standing(self.play))
+        games = self.games
+        games.step(now)
         dim_s = self.settings["dim_s"]
         off_s = self.settings["off_s"]
-        if self._waiting_for_other():
+        if games.cable is not None and games.cable.waiting(self.play):
             # the other player is thinking: stay lit unless nobody has touched this one for long
             if dim_s and dim_s < LINK_PATIENCE_S:
                 dim_s = LINK_PATIENCE_S
@@ -830,22 +383,20 @@ class App:
         if level != self.level_shown:
             self._set_level(level)
         if level == OFF and demo:
-            self.end_match()
+            games.end_match()
         elif self.view.sid == TITLE and level != OFF and self.idle.idle_ms(now) >= DEMO_AFTER_MS:
-            self.new_game(True)
-        self._computer_turn(now)
+            games.new_game(True)
+        games.computer_turn(now)
         tick = getattr(self.view, "tick", None)
         if tick is not None:
             tick(self, now)
         if self.msg is not None and ticks_diff(now, self.msg_until) >= 0:
-            self._clear_msg()
+            self.clear_msg()
         if self.redraw_at is not None and ticks_diff(now, self.redraw_at) >= 0:
             self.dirty = True
         if self.dirty and self.level_shown != OFF:
             self.draw(now)
-        if self.save_due:
-            self.save_due = False
-            self.autosave()
+        games.save_if_due()
         self._led(now)
         return self._sleep_ms(now)
 
@@ -868,8 +419,9 @@ class App:
         if seat is not None and seat.thinking:
             return 1
         ms = 20
-        if self.cable is not None:
-            ms = LINK_BUSY_MS if self.cable.session.busy() else LINK_POLL_MS
+        lk = self.link
+        if lk is not None:
+            ms = LINK_BUSY_MS if lk.busy() else LINK_POLL_MS
         for t in (None if seat is None else seat.due, self.redraw_at):
             if t is not None:
                 d = ticks_diff(t, now)

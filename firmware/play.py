@@ -81,7 +81,6 @@ class Play:
             return
         from gin import ai
         from gin.cards import mix_seed
-
         from play_computer import ComputerSeat
 
         level = ai.LEVELS[2 if self.demo else self.level]

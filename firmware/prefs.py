@@ -9,7 +9,6 @@ import struct
 from gin import levels
 from gin.rules import FIELDS as RULE_FIELDS
 from gin.rules import RuleSet
-
 from modes import MODES
 
 LEVELS = len(levels.LEVELS)  # statistics are kept per computer level

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import app as appmod
+import modes
 from app import App
 from device.buttons import DOWN, DRAW, KNOCK, LEFT, MENU, PRESS, RIGHT, UP, event
 from gin import match as gmatch
@@ -14,7 +15,6 @@ from gin import round as ground
 from gin.rules import RuleSet
 from ui import screens
 
-import modes
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
 from test_ui_golden import (
     GIN,
@@ -48,13 +48,13 @@ def lit(buf):
 
 
 def test_the_mirrors_of_rules_numbers_match_the_core():
-    from ui import hintwords
-
+    import games
     import play
     import play_cable
     import play_computer
+    from ui import hintwords
 
-    assert appmod.PLAYING == gmatch.PLAYING and appmod.GAME_OVER == gmatch.GAME_OVER
+    assert games.PLAYING == gmatch.PLAYING and games.GAME_OVER == gmatch.GAME_OVER
     assert play.PLAYING == play_cable.PLAYING == gmatch.PLAYING
     assert play.DISCARD_PHASE == play_computer.DISCARD_PHASE == ground.DISCARD_PHASE
     assert play.OVER == ground.OVER
@@ -874,9 +874,8 @@ def test_the_piezo_stops_by_itself_and_the_log_stays_small(board, tmp_path, monk
 
 def test_main_logs_a_crash_shows_it_and_restarts_into_the_game(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    from device import pico
-
     import launch as main
+    from device import pico
 
     hw = pico.build()
     frames = []
@@ -890,10 +889,9 @@ def test_main_logs_a_crash_shows_it_and_restarts_into_the_game(board, tmp_path, 
 
 def test_main_runs_the_app_with_a_watchdog_and_resumes_after_a_crash(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
+    import launch as main
     from device import pico
     from device.storage import FileStorage
-
-    import launch as main
 
     seen = {}
 
@@ -928,9 +926,8 @@ def test_main_runs_the_app_with_a_watchdog_and_resumes_after_a_crash(board, tmp_
 
 def test_safe_mode_skips_the_app(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    from device import pins
-
     import launch as main
+    from device import pins
 
     g = {"__name__": "boot"}
     board.levels[pins.SAFE_PIN] = 0
@@ -995,9 +992,8 @@ def test_no_watchdog_while_running_from_a_mounted_folder(board, monkeypatch, cap
 
 def test_main_shows_the_title_before_it_imports_the_app(board, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    from ui.splash import title_frame
-
     import launch as main
+    from ui.splash import title_frame
 
     frames_at_app = []
 

@@ -21,7 +21,6 @@ def _saved_game(tmp_path):
 def _boot(machine, monkeypatch, run_ms=0):  # noqa: F811 (the fixture)
     """One power-on of main.main(): 'reset' when it restarts, else the App it ran (stopped by Ctrl-C)."""
     import app as appmod
-
     import launch as main
 
     seen = {}
@@ -154,9 +153,8 @@ def test_a_garbage_strikes_file_is_ignored():
 
 def test_a_deliberate_restart_is_not_logged_as_a_hang(machine, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
     monkeypatch.chdir(tmp_path)
-    from device import pico
-
     import launch as main
+    from device import pico
 
     with pytest.raises(SystemExit):
         pico.restart()  # what the crash handler and hw.reset() do
@@ -246,9 +244,8 @@ def test_the_first_frame_comes_before_the_guards_flag(machine, tmp_path, monkeyp
 
 def test_an_out_of_memory_crash_says_so_on_the_glass(machine, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
     monkeypatch.chdir(tmp_path)
-    from device import pico
-
     import launch
+    from device import pico
 
     hw = pico.build()
     frames = []

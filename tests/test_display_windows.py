@@ -206,13 +206,13 @@ def test_the_pass_and_link_screens_show_the_glass_of_a_full_send(tmp_path):
     and a link match's waiting, proposed rules, table and stop page (the App on one end of a
     simulated cable, tests/test_link_matches.py's Pair on the other)."""
     from gin.rules import RuleSet
+    from link import session
+    from modes import TWO_PEOPLE
     from ui import keys
     from ui.screens import LINK_RULES, LINK_WAIT, PASS_SCREEN, TABLE, TEXT
 
     from host_tools.simulator import keys as keymap
     from host_tools.simulator.session import ScriptRunner, Session
-    from link import session
-    from modes import TWO_PEOPLE
     from tests.test_link_matches import Pair
 
     seen = set()

@@ -18,11 +18,11 @@ import app as appmod
 import savegame as sg
 from gin.match import Match
 from gin.rules import RuleSet
+from link import session
 from ui.font import NORMAL, SMALL
 from ui.screens import TITLE
 
 from host_tools.hw.fake_hw import Driver, FakeHw
-from link import session
 from test_readable import engine_messages
 from textcheck import CheckedCanvas, lacking
 

@@ -9,6 +9,7 @@ import pytest
 from gin.match import PLAYING
 from gin.round import DISCARD_PHASE, KNOCK, PASS
 from gin.rules import LOSER_DEALS, RuleSet
+from link import channel, session
 from savegame import GAME_FILE, SaveManager
 from ui import keys
 from ui.link import wrap
@@ -17,7 +18,6 @@ from ui.screens import TEXT
 from host_tools.link.hostile import SCENARIOS, run_one, tcp_ports
 from host_tools.link.hostile_peer import Peer, knocker, passive
 from host_tools.link.hostile_watch import Watch
-from link import channel, session
 
 
 def _saved(p):
@@ -315,6 +315,6 @@ def test_the_referee_catches_what_it_counts():
     w.last = (w.last[0], (w.last[1][0], w.last[1][1] + 5), w.last[2])
     w.after_step()
     assert w.faults["rewind"] == 1
-    p.app.clear_save()
+    p.app.games.clear_save()
     w.check_save()
     assert w.faults["save"] == 1

@@ -11,6 +11,9 @@ import pytest
 from app import App
 from device.sleep import AWAKE, DIM
 from gin.rules import RuleSet
+from link import channel, session
+from link.channel import Channel, put_u32
+from modes import LINK, VS_CPU
 from savegame import GAME_FILE, SaveManager, decode_game
 from ui import keys
 from ui.screens import LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE
@@ -18,9 +21,6 @@ from ui.screens import LINK_RULES, LINK_WAIT, TABLE, TEXT, TITLE
 from host_tools.hw.fake_hw import Clock, FakeHw
 from host_tools.link.duo import Duo, Faults
 from host_tools.link.line import Line
-from link import channel, session
-from link.channel import Channel, put_u32
-from modes import LINK, VS_CPU
 
 # --- 200 whole matches -------------------------------------------------------------------------------
 
@@ -436,7 +436,7 @@ def _standing_app():
     app.play.mode = LINK
     app.play.seats = [None, None]  # seat 1 is the cable's
     seat = CableSeat(None, 0, None, session=_Session())
-    app.cable = seat
+    app.games.cable = seat
     return hw, app, seat.session
 
 

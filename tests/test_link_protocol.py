@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gin.match import PLAYING as MATCH_PLAYING
-
-from host_tools.link.line import BLACKOUT_MS, FIFO, Line
 from link import channel, frame, session
 from link.channel import Channel
+
+from host_tools.link.line import BLACKOUT_MS, FIFO, Line
 
 ROOT = Path(__file__).resolve().parent.parent
 

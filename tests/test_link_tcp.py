@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from host_tools.link.tcp import TcpPort, parse_address
 from link import frame
+
+from host_tools.link.tcp import TcpPort, parse_address
 
 ROOT = Path(__file__).resolve().parent.parent
 

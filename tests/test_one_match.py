@@ -10,11 +10,11 @@ from app import App
 from device.storage import FileStorage, MemFS
 from gin.match import GAME_OVER, Match
 from gin.rules import RuleSet
+from modes import TWO_PEOPLE, VS_CPU, WATCH
 from ui.screens import OVER_SCREEN, TITLE
 
 from host_tools.hw.fake_hw import Driver, FakeHw
 from host_tools.simulator import cli as simulator
-from modes import TWO_PEOPLE, VS_CPU, WATCH
 
 
 def _players_match(seed=99):

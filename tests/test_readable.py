@@ -60,9 +60,8 @@ def test_every_golden_scene_reads_whole(checked):
 
 
 def test_main_py_screens_read_whole(monkeypatch):
-    from ui import canvas as canvas_mod
-
     import launch as main
+    from ui import canvas as canvas_mod
 
     monkeypatch.setattr(canvas_mod, "Canvas", CheckedCanvas)
     for c in (main.crash_frame("ValueError: x"), main.safe_frame()):

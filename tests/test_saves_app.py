@@ -13,11 +13,11 @@ from app import App
 from device.buttons import DOWN, LEFT, LONG, PRESS, RELEASE, REPEAT, RIGHT, UP  # noqa: E402
 from gin.match import GAME_OVER, PLAYING
 from gin.rules import RuleSet
+from modes import VS_CPU, WATCH
 from ui.screens import TABLE
 
 from host_tools.bench.soak_saves import app_match
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
-from modes import VS_CPU, WATCH
 from savecheck import check_invariants, match_fingerprint
 
 DPAD = (UP, DOWN, LEFT, RIGHT)

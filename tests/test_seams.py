@@ -147,7 +147,7 @@ def test_new_game_with_a_seed_deals_that_seed_and_a_stacked_deal_is_never_saved(
     assert a.match.seed == 1234 and not a.match.stacked
     assert a.match.round.hands == Match(RuleSet(), 1234).round.hands
     assert a.has_save and hw.storage.read("game.sav") is not None
-    a.clear_save()
+    a.games.clear_save()
 
     a.new_game(seed=77, deck=stacked_deck(*HANDS[:3], HANDS[3]), dealer=1)
     assert a.match.stacked and a.match.round.hands[0] == hand_of(HANDS[0])
@@ -161,9 +161,9 @@ def test_next_seed_deals_the_next_match_only():
 
     hw = FakeHw(start_ms=1000)
     a = App(hw)
-    a.next_seed = 42
+    a.games.next_seed = 42
     a.new_game()
-    assert a.match.seed == 42 and a.next_seed is None
+    assert a.match.seed == 42 and a.games.next_seed is None
     a.quit_to_title()
     hw.clock.advance(1234)
     a.new_game()
@@ -327,22 +327,25 @@ def test_what_ui_screens_lists_is_there_on_the_app():
 # --- the App uses of the hardware only what the contract lists --------------------------------
 
 
+HW = ("hw", "self.hw", "app.hw", "self.app.hw")  # how the App and its helpers name the hardware
+
+
 def test_the_app_uses_only_what_the_hardware_contract_lists():
     from device import contract
 
     parts = dict(contract.PARTS)
     allowed = set(contract.CALLS) | set(contract.FIELDS) | set(contract.OPTIONAL) | set(parts)
     bad = []
-    for name in ("app.py", "play.py", "play_computer.py", "play_cable.py", "savegame.py"):
+    for name in ("app.py", "games.py", "play.py", "play_computer.py", "play_cable.py", "savegame.py"):
         tree = ast.parse((ROOT / "firmware" / name).read_text())
         for n in ast.walk(tree):
             # hw.<x>, self.hw.<x>, and what the App keeps of it: d = self.hw.display ...
-            if isinstance(n, ast.Attribute) and ast.unparse(n.value) in ("hw", "self.hw"):
+            if isinstance(n, ast.Attribute) and ast.unparse(n.value) in HW:
                 if n.attr not in allowed:
                     bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Attribute):
                 inner = n.value
-                if ast.unparse(inner.value) in ("hw", "self.hw") and inner.attr in parts:
+                if ast.unparse(inner.value) in HW and inner.attr in parts:
                     if n.attr not in parts[inner.attr]:
                         bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
     # the display and storage the App and the saves keep under a short name

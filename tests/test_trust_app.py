@@ -5,9 +5,9 @@ from app import SOUND_ERROR, TITLE, App
 from device.storage import FileStorage, MemFS
 from gin.match import Match
 from gin.rules import RuleSet
+from modes import WATCH
 
 from host_tools.hw.fake_hw import AutoPlayer, Driver, FakeHw
-from modes import WATCH
 
 
 def _title_with_save(snap_match, **hw_kw):

@@ -272,7 +272,7 @@ def test_beeps_sound_through_webaudio_until_muted(page, tmp_path):
     key(drv, "d")
     wait_for(drv, want["dealt"], "the deal")
     tones = drv.execute_script("return gin.tones")
-    assert tones == [[880, 40]], tones  # the turn passes to the player (app.SOUND_TURN)
+    assert tones == [[880, 40]], tones  # the turn passes to the player (games.SOUND_TURN)
     assert drv.execute_script("return gin.sounded") == 1
     key(drv, "k")  # knocking before drawing is refused with a beep (app.SOUND_ERROR)
     until(drv, "return [gin.tones.length, gin.tones[1], gin.sounded]", lambda v: v == [2, [220, 90], 2])
@@ -288,9 +288,8 @@ def test_beeps_sound_through_webaudio_until_muted(page, tmp_path):
 
 
 def test_a_crash_shows_the_devices_crash_screen_logs_it_and_restarts(page, tmp_path):
-    from ui.draw import SCROLL_MS
-
     from launch import CRASH_SHOW_MS, crash_frame
+    from ui.draw import SCROLL_MS
 
     drv, url = page
     title = simulate("wait:300 shot:title", SEED, tmp_path / "s", tmp_path / "p")["title"]

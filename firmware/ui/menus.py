@@ -6,6 +6,7 @@ DRAW (or DISCARD) picks, MENU goes back.
 
 from gin.levels import LEVELS
 from gin.rules import FIELDS, PRESET_TITLES
+from modes import CONNECTS, HINTS, LEVELED, MODES, has
 from ui import keys
 from ui.draw import center, choice_row, header, legend, level_title, menu
 from ui.font import NORMAL
@@ -22,8 +23,6 @@ from ui.screens import (
     TABLE,
     TITLE,
 )
-
-from modes import CONNECTS, HINTS, LEVELED, MODES, has
 
 MODE_NAMES = ("vs CPU", "2 people", "Watch", "Link cable")  # by play mode
 

@@ -6,17 +6,16 @@ knocker's spread; 28-46 the defender's; the names and counts sit in the right
 margin; 49-55 the result line; 57-63 the legend.
 """
 
+from events import ticks_diff
 from gin.cards import cards_value
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, UNDERCUT
+from modes import WATCHING
 from ui import keys
 from ui.cardart import CARD_H, CARD_W, draw_card
 from ui.draw import W, banner, card_str, center, header, legend, right, verb
 from ui.font import NORMAL, SMALL
 from ui.hand import groups_of, place
 from ui.screens import RESULT, SHEET
-
-from events import ticks_diff
-from modes import WATCHING
 
 ROW1 = 8
 ROW2 = ROW1 + CARD_H + 1

@@ -1,14 +1,13 @@
 """The score sheet (hand by hand, Hollywood's three columns) and the game-over tally."""
 
+from events import ticks_diff
 from gin.match import GAME_OVER
 from gin.round import CANCELLED, RESULT_NAMES
+from modes import LEVEL_STATS, LINK_STATS, WATCHING
 from ui import keys
 from ui.draw import header, legend, right, scrollbar, scrolled
 from ui.font import NORMAL, SMALL
 from ui.screens import FROM_MENU, OVER_SCREEN, SHEET, TABLE
-
-from events import ticks_diff
-from modes import LEVEL_STATS, LINK_STATS, WATCHING
 
 AUTO_MS = 3000  # watching: how long the sheet stays before the next deal
 

@@ -23,14 +23,13 @@ from gin.round import (
     SPREAD,
     TAKE_DISCARD,
 )
+from modes import HINTS, WATCHING
 from ui import keys
 from ui.cardart import CARD_H, CARD_RAISE, CARD_W, draw_back, draw_card, draw_cursor
 from ui.draw import LEGEND_Y, card_str, from_cache, hourglass, legend, right, to_cache
 from ui.font import NORMAL, SMALL, text_width
 from ui.hand import groups_of, hand_groups, place
 from ui.screens import PAUSE, PILE, TABLE
-
-from modes import HINTS, WATCHING
 
 MID_Y = 8
 HAND_Y = MID_Y + CARD_H + CARD_RAISE  # top of an unraised hand card

@@ -140,7 +140,8 @@ def _app_view(app) -> tuple:
 
 
 def _new_app_game(rules: RuleSet, start_ms: int, level: int):
-    from app import WATCH, App
+    from app import App
+    from modes import WATCH
 
     from host_tools.hw.fake_hw import Driver, FakeHw
 

@@ -33,7 +33,6 @@ from host_tools.link.line import Line
 
 # isort: split
 from app import LINK_BUSY_MS, LINK_POLL_MS
-
 from link import channel, frame, session
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,11 +24,10 @@ from host_tools.link.hostile_watch import HANG_S, Watch
 from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
 from gin.round import DISCARD_PHASE, DRAW_STOCK, KNOCK, PASS
 from gin.rules import RuleSet
-from ui import keys
-from ui.screens import LINK_RULES, OVER_SCREEN, RESULT, SHEET, TABLE, TEXT, TITLE
-
 from link import channel, frame, session
 from link.channel import put_u32
+from ui import keys
+from ui.screens import LINK_RULES, OVER_SCREEN, RESULT, SHEET, TABLE, TEXT, TITLE
 
 # --- the script's lies ------------------------------------------------------------------------------
 
@@ -362,7 +361,7 @@ def run_one(seed, scenario=None, ports=None, budget_ms=40_000):
                     think = 0
                     app.act(knocker(m) if r.random() < 0.7 else passive(m))
         s.clock.advance(max(1, min(ms, 10)))
-    if app.save_due:
+    if app.games.save_due:
         app.step()  # the person's last move is saved at the end of the step it was made in
     w.check_save()
     return {

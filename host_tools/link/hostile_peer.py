@@ -28,11 +28,10 @@ from gin.cards import GinError
 from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
 from gin.round import DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, PASS
 from gin.rules import RuleSet
-from ui import keys
-from modes import LINK
-
 from link import channel, frame, session
 from link.channel import Channel, put_u32
+from modes import LINK
+from ui import keys
 
 
 def hello(proto=session.PROTOCOL, fw=session.FIRMWARE, match=0, pos=(0, 0), flags=0, rules_crc=0):

@@ -9,7 +9,6 @@ import host_tools  # noqa: F401  (firmware/ on sys.path)
 
 # isort: split
 from gin.match import GAME_OVER, PLAYING, Match
-
 from link import frame, session
 
 # --- the referee ----------------------------------------------------------------------------------

@@ -21,12 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from gin.rules import PRESET_NAMES
+from modes import LINK
 
 from host_tools.hw.oled_view import PALETTES
 from host_tools.simulator import keys as keymap
 from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVELS, MODES, OptionError, parse_rules
 from host_tools.simulator.session import Session, run_script
-from modes import LINK
 
 
 # ------------------------------------------------------------------ CLI
@@ -204,9 +204,8 @@ def replacing(save_dir: Path, mode: int | None) -> str | None:
     Watching never replaces the player's match (savegame keeps it), so it is never refused.
     """
     from device.storage import FileStorage
-    from savegame import SaveManager, match_line
-
     from modes import WATCH
+    from savegame import SaveManager, match_line
 
     sm = SaveManager(FileStorage(str(save_dir)))
     if not sm.has_game():

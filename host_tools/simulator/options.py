@@ -15,7 +15,6 @@ from gin.rules import (
     PRESET_NAMES,
     RuleSet,
 )
-
 from modes import LINK, TWO_PEOPLE, VS_CPU, WATCH
 
 DEFAULT_SAVE_DIR = Path.home() / ".gin-handheld"  # the player's own saves

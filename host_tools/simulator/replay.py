@@ -37,6 +37,7 @@ from gin.cards import GinError, card_text
 from gin.match import Match
 from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, OVER, UNDERCUT, Round, action_text
 from gin.rules import RuleSet
+from modes import NAMES as NAMES_BY_MODE  # the players' names in each mode
 from ui.canvas import Canvas
 from ui.cardart import CARD_H, draw_card
 from ui.draw import card_str, header, legend, right, verb
@@ -44,7 +45,6 @@ from ui.font import SMALL
 from ui.hand import hand_groups, place
 
 from host_tools.hw.fake_hw import Buttons, Clock, Display, FakeHw
-from modes import NAMES as NAMES_BY_MODE  # the players' names in each mode
 
 PLAY_EVERY_MS = 700
 

@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from device.buttons import SAMPLE_MS
+from modes import TWO_PEOPLE
 from ui.screens import TITLE
 
 from host_tools.hw.fake_hw import FakeHw, FakeReset
 from host_tools.simulator import keys as keymap
 from host_tools.simulator.options import DEFAULT_SAVE_DIR, LEVEL_TITLES, MODE_TITLES
-from modes import TWO_PEOPLE
 
 
 # ------------------------------------------------------------------ session
@@ -64,7 +64,7 @@ class Session:
             if "level" in self.overrides:
                 app.play.level = self.overrides["level"]
         if self.seed is not None:
-            app.next_seed = self.seed  # the next match deals from it; later ones from the clock
+            app.games.next_seed = self.seed  # the next match deals from it; later ones from the clock
         if new_game:
             app.new_game()
         elif "mode" in self.overrides and not resume and getattr(app.view, "sid", None) == TITLE:

@@ -7,7 +7,6 @@ WebAssembly port and under CPython, and both must give the same bytes.
 from gin.match import PLAYING, Match
 from gin.round import DISCARD_PHASE
 from gin.rules import RuleSet
-
 from link import channel, frame, session
 
 # frame.encode(MOVE_BODY) on CPython

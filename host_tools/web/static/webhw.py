@@ -260,7 +260,7 @@ class Runner:
         self.app = None
         self.app = App(self.hw, self.crashes < MAX_RESUMING_CRASHES)
         if self.seed is not None:
-            self.app.next_seed = self.seed  # as the simulator's --seed: the next match deals from it
+            self.app.games.next_seed = self.seed  # as the simulator's --seed: the next match deals from it
             self.seed = None
 
     def step(self):
