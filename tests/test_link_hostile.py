@@ -9,7 +9,7 @@ import pytest
 from gin.match import PLAYING
 from gin.round import DISCARD_PHASE, KNOCK, PASS
 from gin.rules import LOSER_DEALS, RuleSet
-from link import channel, session
+from link import channel, messages, session
 from savegame import GAME_FILE, SaveManager
 from ui import keys
 from ui.link import wrap
@@ -44,7 +44,7 @@ def test_a_peer_claiming_to_be_far_behind_gets_a_count_not_a_crash():
     p.run(500)
     n = before[1]
     assert p.app.match is m and session.position(m) == before
-    assert p.app.msg == session.far_text(n, "move", "behind")
+    assert p.app.msg == messages.far_text(n, "move", "behind")
     assert "%d moves behind: it can't continue this match" % n in p.app.msg
     snap = _saved(p)
     assert snap is not None and snap["match"].seed == m.seed
@@ -120,7 +120,7 @@ def test_a_peer_claiming_to_be_hands_ahead_is_told_so_and_nothing_moves():
     m = p.app.match
     before = session.position(m)
     p.reconnect(claim=(before[0] + 3, 0))
-    assert p.app.msg == session.far_text(3, "hand", "ahead")
+    assert p.app.msg == messages.far_text(3, "hand", "ahead")
     p.send_move(before, m.round.legal_actions()[0])  # whoever's turn: a paused match takes no move
     p.run(300)
     assert session.position(m) == before and p.app.match is m
@@ -206,7 +206,7 @@ def test_a_peer_that_leaves_during_the_deal_is_said_and_a_new_deal_needs_a_press
     p.run(2000)
     assert set(p.sent(session.REVEAL)) == {revealed}
     assert len(p.sent(session.RULES)) == 1 and p.app.match is None
-    assert p.app.link.status() == session.MSG_LEFT_DEAL
+    assert p.app.link.status() == messages.MSG_LEFT_DEAL
     assert "left during the deal" in p.app.msg
     p.press(keys.MENU)  # the player's press, then Connect: a new deal may follow
     assert p.app.link is None
@@ -241,7 +241,7 @@ def test_a_second_commitment_after_the_reveal_is_refused():
     p.chan.send(session.REVEAL, other)
     p.run(500)
     assert p.app.match is None and p.app.view.sid == TEXT
-    assert " ".join(p.app.view.lines) == " ".join(session.MSG_COMMIT_CHANGED.split())
+    assert " ".join(p.app.view.lines) == " ".join(messages.MSG_COMMIT_CHANGED.split())
 
 
 def test_the_match_id_on_the_wire_is_a_hash_not_the_seed():

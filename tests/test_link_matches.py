@@ -11,7 +11,7 @@ import pytest
 from app import App
 from device.sleep import AWAKE, DIM
 from gin.rules import RuleSet
-from link import channel, session
+from link import channel, messages, session
 from link.channel import Channel, put_u32
 from modes import LINK, VS_CPU
 from savegame import GAME_FILE, SaveManager, decode_game
@@ -162,7 +162,7 @@ def test_a_reveal_that_does_not_match_its_commitment_is_refused():
     p.peer.send(session.REVEAL, b"B" * 16)  # a device that changed its mind after seeing ours
     p.run(300)
     assert p.app.match is None and p.app.view.sid == TEXT
-    assert " ".join(p.app.view.lines) == " ".join(session.MSG_REVEAL.split())
+    assert " ".join(p.app.view.lines) == " ".join(messages.MSG_REVEAL.split())
 
 
 def test_a_wrong_protocol_version_is_refused_with_its_message():
@@ -240,7 +240,7 @@ def test_a_replayed_old_move_is_refused_and_changes_nothing():
     p.peer.send(session.MOVE, bytes((pos[0], pos[1], a)))  # the same move again, as a new frame
     p.run(300)
     assert bytes(m.round.actions) == before and p.app.match is m
-    assert p.app.msg == session.MSG_REPLAY
+    assert p.app.msg == messages.MSG_REPLAY
     assert p.app.view.sid == TABLE
 
 
@@ -257,7 +257,7 @@ def test_the_other_declining_the_rules_is_said_and_the_wait_goes_on():
     p.join()
     p.peer.send(session.DECLINE)
     p.run(300)
-    assert p.app.view.sid == LINK_WAIT and p.app.msg == session.MSG_DECLINED
+    assert p.app.view.sid == LINK_WAIT and p.app.msg == messages.MSG_DECLINED
 
 
 # --- the screens ---------------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_link_lost_pauses_the_table_and_menu_saves_and_quits():
     p.run(channel.LOST_MS + 300)
     app = p.app
     assert app.view.sid == TABLE and app.link_paused()
-    assert app.msg == session.MSG_LOST and app.msg_err
+    assert app.msg == messages.MSG_LOST and app.msg_err
     legal = app.match.round.legal_actions()
     if app.match.round.player == app.seat:
         assert not app.act(legal[0])  # no move while the other can't hear it
@@ -441,7 +441,7 @@ def _standing_app():
 
 
 @pytest.mark.parametrize(
-    "text", [session.MSG_LOST, session.MSG_LEFT, session.MSG_LEFT_DEAL, "Catching up\u2026"]
+    "text", [messages.MSG_LOST, messages.MSG_LEFT, messages.MSG_LEFT_DEAL, "Catching up\u2026"]
 )
 def test_a_standing_link_line_stays_while_it_stands_and_goes_the_step_it_ends(text):
     """Every standing line (not just those starting 'Link') leaves the glass the moment the link
@@ -460,7 +460,7 @@ def test_a_standing_link_line_stays_while_it_stands_and_goes_the_step_it_ends(te
 
 def test_a_message_said_after_the_standing_line_keeps_its_own_time():
     hw, app, s = _standing_app()
-    s.text, s.up = session.MSG_LOST, False
+    s.text, s.up = messages.MSG_LOST, False
     app.step()
     app.say("Sorted by rank")  # said over the standing line
     s.text, s.up = None, True

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gin.match import PLAYING as MATCH_PLAYING
-from link import channel, frame, session
+from link import channel, frame, messages, session
 from link.channel import Channel
 
 from host_tools.link.line import BLACKOUT_MS, FIFO, Line
@@ -188,6 +188,6 @@ def test_a_stale_hello_can_not_leave_one_side_up_and_the_other_looking():
 def test_mirrored_constants_agree():
     assert session.M_PLAYING == MATCH_PLAYING
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    assert session.version_text(session.FIRMWARE) == version
+    assert messages.version_text(session.FIRMWARE) == version
     for t in (session.JOIN, session.RULES, session.MOVE, session.REFUSE):
         assert t >= channel.SEQUENCED

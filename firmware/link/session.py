@@ -11,29 +11,10 @@ is illegal).  ``poll`` returns events for the App:
     ("note", text)             something to tell the player (a refusal that changes nothing)
     ("stop", text)             the link match can't go on: show why, keep the save
 
-Both devices run the full engine.  The protocol is in docs/LINK.md; in short:
-
-* HELLO (link.channel) carries, besides the session nonces, the protocol and
-  firmware versions and where this device is: the match id (its seed), its
-  seat, the rules' CRC, and the position (hand, moves in that hand).  A
-  different protocol or firmware version stops at once: each device judges
-  the other's moves with its own engine, so both must run the same one.
-* New match: each sends JOIN (how long it has waited); the one that waited
-  longer started the link and proposes RULES; the other shows them and
-  answers ACCEPT or DECLINE.  Then each sends COMMIT = sha256(its 16 random
-  bytes) and, once it holds the other's commitment, REVEAL (the bytes).  A
-  reveal must hash to its commitment.  seed = sha256(starter's bytes +
-  joiner's bytes), first four bytes, 31 bits; the cut for the first deal comes
-  from that seed on both sides (gin.match), so neither device chose the deal.
-* A MOVE is (hand mod 256, index in the hand, action): it is applied only at
-  exactly the next position, and only if the engine finds it legal; an
-  illegal move stops the match (nothing applied, the save stays as it was),
-  an old position is refused as a replay, anything else out of order makes
-  the two devices compare positions again.
-* Resuming (a cable pulled, a device switched off, a match continued from the
-  title): when the link comes up both know each other's position from the
-  HELLOs; the device that is ahead resends the moves the other lacks, the one
-  behind makes no move of its own until it has caught up.
+Both devices run the full engine and judge each other's moves with it.  The
+protocol (HELLO's fields, the messages, the deal neither chooses, moves, resuming
+after a pulled cable or a power cut) is told once, in docs/LINK.md ("The session");
+what the player reads is in link/messages.py.
 """
 
 try:
@@ -46,7 +27,7 @@ except ImportError:  # CPython
 
 from hashlib import sha256
 
-from link import channel
+from link import channel, messages
 from link.channel import put_u32, u32
 
 M_PLAYING = const(0)  # gin.match.PLAYING (a test holds them equal; the engine loads later)
@@ -85,38 +66,12 @@ F_SEAT = const(1)  # this device plays seat 1
 F_MATCH = const(2)  # a match is under way (match id and position are valid)
 F_DEALING = const(4)  # in the deal: committed, waits for the other's commitment or reveal
 
-MSG_WAITING = "Waiting for the other handheld\u2026"
-MSG_LOST = "Link lost - reconnect, or MENU to save and quit"
-MSG_LEFT = "The other player left - MENU to save and quit"
-MSG_DECLINED = "The other handheld declined the rules"
-MSG_CANCELLED = "The other handheld cancelled"
-MSG_REPLAY = "Old move replayed: refused"
-MSG_REVEAL = "Deal refused: the other's value does not match its commitment"
-MSG_COMMIT_CHANGED = "Deal refused: the other changed its commitment"
-MSG_LEFT_DEAL = "The other handheld left during the deal - MENU, then Connect for a new deal"
-MSG_DEAL_LOST = "Link lost during the deal - reconnect, or MENU to cancel"
-MSG_OTHER_MATCH = "The other handheld has another match - MENU to save and quit"
-MSG_OTHER_NEW = "The other handheld wants a new match"
-MSG_OTHER_RESUMES = "The other handheld is resuming a match: Continue it there"
-MSG_FAR = "The other handheld is %d %s %s: it can't continue this match"
-MSG_NOT_ITS_TURN = "it is not the other's turn"
-MSG_SAME_SEAT = "Both handhelds hold the same seat"
-
-
-def far_text(n, unit, where):
-    """'The other handheld is 31 moves behind: ...' (unit 'move' or 'hand', where 'behind' or 'ahead')."""
-    return MSG_FAR % (n, unit if n == 1 else unit + "s", where)
-
 
 def match_id(seed):
     """The match's name in HELLO: a hash of its seed, never the seed itself (see docs/LINK.md)."""
     b = bytearray(b"gin-link-match")
     put_u32(b, seed)
     return u32(sha256(bytes(b)).digest(), 0)
-
-
-def version_text(v):
-    return "%d.%d.%d" % (v[0], v[1], v[2])
 
 
 def seed_of(starter_secret, joiner_secret):
@@ -209,15 +164,15 @@ class LinkPlay:
             if self.note is not None:
                 return self.note
             if self.chan.up:
-                return None if self.in_step() else "Catching up\u2026"
-            return MSG_LEFT if self.left else MSG_LOST
+                return None if self.in_step() else messages.MSG_CATCHING_UP
+            return messages.MSG_LEFT if self.left else messages.MSG_LOST
         if self.note is not None:
             return self.note
         if self.state == PROPOSED:
-            return "Rules sent: waiting for an answer\u2026"
+            return messages.MSG_RULES_SENT
         if self.state == DEALING:
-            return "Dealing\u2026" if self.chan.up else MSG_DEAL_LOST
-        return MSG_WAITING
+            return messages.MSG_DEALING if self.chan.up else messages.MSG_DEAL_LOST
+        return messages.MSG_WAITING
 
     # --- starting ------------------------------------------------------------------------------
 
@@ -294,11 +249,11 @@ class LinkPlay:
     def _apply(self, apply, a, ev):
         # The local seat belongs to the local player, whatever state the link is in: a move for
         # it from the other is refused here, before the App or the engine see it.
-        why = MSG_NOT_ITS_TURN if self.match.round.player == self.seat else apply(a)
+        why = messages.MSG_NOT_ITS_TURN if self.match.round.player == self.seat else apply(a)
         if why is not None:
             # a modified device, or two engines that disagree: stop here, nothing applied
             self.chan.send(REFUSE, ("move %d: %s" % (a, why)).encode()[:40])
-            self._fail("The other handheld's move was refused: " + why, ev)
+            self._fail(messages.MSG_MOVE_REFUSED + why, ev)
 
     def _stop(self, text):
         self.state = STOPPED
@@ -370,13 +325,11 @@ class LinkPlay:
         if len(f) < 13:
             return  # not a greeting this firmware can read (a damaged one): wait for the next
         if f[0] != PROTOCOL:
-            self._fail("Link protocol %d there, %d here: update both" % (f[0], PROTOCOL), ev)
+            self._fail(messages.MSG_PROTOCOL % (f[0], PROTOCOL), ev)
             return
         fw = (f[1], f[2], f[3])
         if fw != FIRMWARE:
-            self._fail(
-                "Firmware %s there, %s here: update both" % (version_text(fw), version_text(FIRMWARE)), ev
-            )
+            self._fail(messages.firmware_text(fw, FIRMWARE), ev)
             return
         mid = u32(f, 4)
         ph, pi, flags = f[8], f[9], f[10]
@@ -387,7 +340,7 @@ class LinkPlay:
         if self.state == PLAYING:
             m = self.match
             if not flags & F_MATCH:
-                self.note = MSG_OTHER_NEW if not flags & F_DEALING else None
+                self.note = messages.MSG_OTHER_NEW if not flags & F_DEALING else None
                 if flags & F_DEALING and self.secret is not None and len(m.summaries) == 0:
                     # the other missed our reveal when the link went: it holds our commitment
                     to = self._sendable(position(m))
@@ -399,15 +352,15 @@ class LinkPlay:
                         self._resend((0, 0), to)
                         ev.append(("up", None))
                         return
-                    self.note = far_text(n, "move", "behind")
+                    self.note = messages.far_text(n, "move", "behind")
                 ev.append(("note", self.note))
                 return
             if mid != self._match_id(m) or prc != rules_crc(m.rules.to_bytes()):
-                self.note = MSG_OTHER_MATCH
+                self.note = messages.MSG_OTHER_MATCH
                 ev.append(("note", self.note))
                 return
             if (1 if flags & F_SEAT else 0) == self.seat:
-                self.note = MSG_SAME_SEAT
+                self.note = messages.MSG_SAME_SEAT
                 ev.append(("note", self.note))
                 return
             mine = position(m)
@@ -421,13 +374,13 @@ class LinkPlay:
             # saved, and a hand starts only when everything before is acknowledged): anything
             # further is refused with a count, never resent without bound.
             if d > 1:
-                self.note = far_text(d, "hand", "ahead")
+                self.note = messages.far_text(d, "hand", "ahead")
             elif _before(theirs, mine):
                 n = self._gap(theirs, self._sendable(mine))
                 if n < 0:
-                    self.note = far_text(-d, "hand", "behind")  # hands this device no longer has
+                    self.note = messages.far_text(-d, "hand", "behind")  # hands this device no longer has
                 elif n > RESYNC_MAX:
-                    self.note = far_text(n, "move", "behind")
+                    self.note = messages.far_text(n, "move", "behind")
                 else:
                     self._resend(theirs, self._sendable(mine))
             if self.note is not None:
@@ -448,12 +401,12 @@ class LinkPlay:
                 ev.append(("up", None))  # it started: its reveal is on its way again
                 return
             if self.peer_commit is not None:
-                self.note = MSG_LEFT_DEAL
+                self.note = messages.MSG_LEFT_DEAL
                 ev.append(("note", self.note))
                 return
             # nothing of ours revealed: the setup may start over
         if flags & F_MATCH:
-            self.note = MSG_OTHER_RESUMES
+            self.note = messages.MSG_OTHER_RESUMES
             self._back_to_wait()
             ev.append(("note", self.note))
             return
@@ -519,15 +472,15 @@ class LinkPlay:
                 self.chan.restart(now)
                 ev.append(("lost", None))
             elif st == DEALING and self.peer_commit is not None:
-                self.note = MSG_LEFT_DEAL  # the deal is fixed: no other without a press
+                self.note = messages.MSG_LEFT_DEAL  # the deal is fixed: no other without a press
                 ev.append(("note", self.note))
             elif st != WAIT:
                 self._back_to_wait()
-                self.note = MSG_CANCELLED
+                self.note = messages.MSG_CANCELLED
                 ev.append(("note", self.note))
             return
         if t == REFUSE:
-            self._fail("The other handheld refused: " + _ascii(p), ev)
+            self._fail(messages.MSG_REFUSED + _ascii(p), ev)
             return
         if t == JOIN:
             if st != WAIT or len(p) != 2 or self.my_waited < 0:
@@ -556,7 +509,7 @@ class LinkPlay:
         if t == DECLINE:
             if st == PROPOSED:
                 self._back_to_wait()
-                self.note = MSG_DECLINED
+                self.note = messages.MSG_DECLINED
                 ev.append(("note", self.note))
             return
         if t == COMMIT:
@@ -565,7 +518,7 @@ class LinkPlay:
             if self.peer_commit is None:
                 self.peer_commit = bytes(p)  # from here on the deal is fixed
             elif bytes(p) != self.peer_commit:
-                self._fail(MSG_COMMIT_CHANGED, ev)  # a second try at a deal it likes better
+                self._fail(messages.MSG_COMMIT_CHANGED, ev)  # a second try at a deal it likes better
                 return
             self.chan.send(REVEAL, self.secret)
             return
@@ -575,10 +528,10 @@ class LinkPlay:
             if st != DEALING:
                 return  # a late copy from a setup that was started over
             if self.peer_commit is None:
-                self._fail("Deal refused: a reveal before its commitment", ev)
+                self._fail(messages.MSG_REVEAL_EARLY, ev)
                 return
             if sha256(bytes(p)).digest() != self.peer_commit:
-                self._fail(MSG_REVEAL, ev)
+                self._fail(messages.MSG_REVEAL, ev)
                 return
             if self.starter:
                 seed = seed_of(self.secret, p)
@@ -628,7 +581,7 @@ class LinkPlay:
                 self.inbox.append((at[0], at[1], a))  # the next hand's: after this result screen
             return
         if _before(at, mine):
-            ev.append(("note", MSG_REPLAY))
+            ev.append(("note", messages.MSG_REPLAY))
             return
         # a gap: something is out of step; compare positions afresh
         self.chan.restart(now)

@@ -27,7 +27,7 @@ from host_tools.link.line import Line
 # isort: split
 from app import App
 from gin.match import GAME_OVER
-from link.session import MSG_LEFT_DEAL, MSG_OTHER_MATCH, MSG_OTHER_NEW, MSG_SAME_SEAT
+from link.messages import MSG_LEFT_DEAL, MSG_OTHER_MATCH, MSG_OTHER_NEW, MSG_SAME_SEAT
 from modes import LINK
 from ui import keys
 from ui.screens import LINK_RULES, OVER_SCREEN, RESULT, SHEET, TABLE, TEXT, TITLE

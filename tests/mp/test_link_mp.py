@@ -7,7 +7,7 @@ WebAssembly port and under CPython, and both must give the same bytes.
 from gin.match import PLAYING, Match
 from gin.round import DISCARD_PHASE
 from gin.rules import RuleSet
-from link import channel, frame, session
+from link import channel, frame, messages, session
 
 # frame.encode(MOVE_BODY) on CPython
 MOVE_BODY = b"\x16\x03\x01\x00\x68"
@@ -206,4 +206,4 @@ def test_a_forged_move_is_refused_and_a_bad_reveal_stops_the_deal():
     x, y = _pair(9, 0)
     y.lp.port.lie = True
     _run((x, y), 6000)
-    assert x.stopped == session.MSG_REVEAL and x.match is None
+    assert x.stopped == messages.MSG_REVEAL and x.match is None
