@@ -94,7 +94,7 @@ class App:
         if msg:
             self.say(msg)
         if resume and self.has_save:
-            self.games.continue_game()
+            self.continue_game()
 
     # --- what the screens read of the play (ui/screens.py lists them) ---------------------------
 

@@ -9,7 +9,7 @@ from device.storage import FileStorage, MemFS
 from gin.match import Match
 from gin.rules import RuleSet
 
-from test_app import board as machine  # noqa: F401  (the fake `machine` fixture, by this name)
+from test_device_glue import board as machine  # noqa: F401  (the fake `machine` fixture, by this name)
 
 
 def _saved_game(tmp_path):

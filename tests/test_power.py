@@ -3,7 +3,7 @@ hardware/README.md, following the firmware's settings and screens, and the gauge
 the Pico's own battery_mv() computes."""
 
 from host_tools.hardware import power
-from test_app import board  # noqa: F401  (the fake Pico: machine, ssd1306, the clock)
+from test_device_glue import board  # noqa: F401  (the fake Pico: machine, ssd1306, the clock)
 
 
 def test_the_tables_in_the_readme_are_up_to_date():

@@ -15,7 +15,7 @@ from device.sh1106 import OFFSET, PageSender, Panel
 from host_tools.hw.i2c_bus import I2CBus
 from host_tools.hw.sh1106_model import RAM_COLS, SH1106Model
 from host_tools.hw.ssd1306_model import FRAME_BYTES, Glass
-from test_app import board  # noqa: F401  (the fake Pico: machine, ssd1306, the clock)
+from test_device_glue import board  # noqa: F401  (the fake Pico: machine, ssd1306, the clock)
 
 
 def rig():
