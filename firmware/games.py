@@ -12,7 +12,7 @@ import gc
 import sys
 
 from modes import CONNECTS, LEVEL_STATS, LINK_STATS, PASSER, WATCH, WATCHING, has
-from play import HAND_OVER, OVER, PASS_ON, YOUR_TURN
+from play import HAND_OVER, KNOCK, OVER, PASS_ON, YOUR_TURN
 from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, TABLE, TITLE
 
 try:
@@ -28,6 +28,9 @@ except ImportError:  # CPython
 PLAYING = const(0)
 GAME_OVER = const(2)
 
+# A hint stays until the player acts: the next press clears a plain message (App.step), and
+# an hour is longer than anyone reads one (a scrolling hint goes round again meanwhile).
+HINT_MS = 3600000
 SOUND_TURN = (880, 40)
 SOUND_WIN = (1320, 120)
 
@@ -346,19 +349,21 @@ class Games:
             return None
         from ui.hintwords import reason
 
-        return h[0], reason(h[0], h[1])
+        words = reason(h[0], h[1])
+        drop_module("ui.hintwords")  # a hint is rare: its words needn't stay in RAM
+        return h[0], words
 
     def show_hint(self):
         """The hint on the table: the cursor on its card and the reason on the message line."""
-        from ui.hintwords import HINT_MS, hint_card
-
         h = self.hint()
         if h is None:
             self.app.say("A hint comes on your turn")
             return
-        c = hint_card(h[0])
-        if c >= 0:
-            self.app.set_cursor(c)
+        a = h[0]
+        if 0 <= a < 52:
+            self.app.set_cursor(a)  # the card to discard
+        elif KNOCK <= a < KNOCK + 52:
+            self.app.set_cursor(a - KNOCK)  # the card to knock with
         self.app.say("Hint: " + h[1], False, HINT_MS)
 
     def link_start(self):

@@ -18,7 +18,7 @@ import app as appmod
 import savegame as sg
 from gin.match import Match
 from gin.rules import RuleSet
-from link import session
+from link import messages
 from ui.font import NORMAL, SMALL
 from ui.screens import TITLE
 
@@ -67,7 +67,9 @@ def test_every_string_in_the_firmware_has_its_glyphs_in_both_fonts():
 
 
 def test_the_link_cables_messages_and_the_engines_refusals_have_their_glyphs():
-    texts = [v for k, v in vars(session).items() if k.startswith("MSG_") and isinstance(v, str)]
+    texts = [v for k, v in vars(messages).items() if k.startswith("MSG_") and isinstance(v, str)]
+    texts.append(messages.far_text(31, "move", "behind"))
+    texts.append(messages.firmware_text((0, 2, 0), (0, 1, 0)))
     assert len(texts) >= 8, texts
     texts += list(engine_messages())
     bad = [(t, sorted(undrawable(t))) for t in texts if undrawable(t)]

@@ -361,3 +361,17 @@ def test_the_app_uses_only_what_the_hardware_contract_lists():
             if n.attr not in parts["storage"] and not n.attr.startswith("_"):
                 bad.append("savegame.py:%d: %s" % (n.lineno, ast.unparse(n)))
     assert not bad, bad
+
+
+def test_play_changes_the_game_and_answers_with_outcomes_only():
+    """play.py and the computer's seat never draw, beep, save or change screens: the App and
+    Games turn their outcomes into those."""
+    bad = []
+    for name in ("play.py", "play_computer.py", "modes.py"):
+        tree = ast.parse((ROOT / "firmware" / name).read_text())
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Attribute) and n.attr in ("goto", "say", "beep", "autosave", "hw", "saves"):
+                bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
+            if isinstance(n, ast.ImportFrom) and n.module and n.module.split(".")[0] in ("ui", "device", "app"):
+                bad.append("%s:%d: from %s" % (name, n.lineno, n.module))
+    assert not bad, bad

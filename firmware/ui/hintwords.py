@@ -31,24 +31,10 @@ KNOCK_ACTION = 52
 PASS_ACTION = 106
 ARRANGE_ACTION = 108
 
-# A hint stays until the player acts: the next press clears a plain message (App.step), and
-# an hour is longer than anyone reads one (a scrolling hint goes round again meanwhile).
-HINT_MS = 3600000
-
-
 def card_name(c):
     """'9♦', '10♠', 'K♥': a card as a person writes it."""
     r = c % 13
     return ("10" if r == 9 else RANKS[r]) + SUIT_GLYPHS[c // 13]
-
-
-def hint_card(a):
-    """The card a hinted action moves (the cursor goes there), or -1."""
-    if 0 <= a < 52:
-        return a
-    if KNOCK_ACTION <= a < KNOCK_ACTION + 52:
-        return a - KNOCK_ACTION
-    return -1
 
 
 def reason(a, facts):
