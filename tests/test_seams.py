@@ -372,6 +372,10 @@ def test_play_changes_the_game_and_answers_with_outcomes_only():
         for n in ast.walk(tree):
             if isinstance(n, ast.Attribute) and n.attr in ("goto", "say", "beep", "autosave", "hw", "saves"):
                 bad.append("%s:%d: %s" % (name, n.lineno, ast.unparse(n)))
-            if isinstance(n, ast.ImportFrom) and n.module and n.module.split(".")[0] in ("ui", "device", "app"):
+            if (
+                isinstance(n, ast.ImportFrom)
+                and n.module
+                and n.module.split(".")[0] in ("ui", "device", "app")
+            ):
                 bad.append("%s:%d: from %s" % (name, n.lineno, n.module))
     assert not bad, bad

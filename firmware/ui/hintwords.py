@@ -31,6 +31,7 @@ KNOCK_ACTION = 52
 PASS_ACTION = 106
 ARRANGE_ACTION = 108
 
+
 def card_name(c):
     """'9♦', '10♠', 'K♥': a card as a person writes it."""
     r = c % 13
