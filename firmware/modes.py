@@ -1,6 +1,6 @@
 """The play modes as data: who sits in each seat, what a mode's players are called, what it does.
 
-A mode is a row of the tables below, read by play.py (who moves), app.py (what a
+A mode is a row of the tables below, read by play.py (who moves), games.py (what a
 move leads to) and the screens (``App.mode_has``): adding a mode is adding a row,
 not a branch in each of them.  The numbers are kept by the saves and settings.
 """
