@@ -50,14 +50,16 @@ def settings_record(mode: int, level: int = 1) -> bytes:
 
 
 def blind_play(start: int, until: int, step: int = 600, first: str = "DRAW") -> list[str]:
-    """DRAW then DISCARD, again and again: always legal or refused, so hands get played to the end
-    (DRAW draws, or passes the upcard; DISCARD throws the cursor card; both move past a result)."""
+    """DRAW, DISCARD, RIGHT, again and again: always legal or refused, so hands get played to the
+    end (DRAW draws, or passes the upcard; DISCARD throws the cursor card, or takes the pile's top
+    card; both move past a result).  RIGHT moves the cursor: without it, a card just taken from
+    the pile stays under the cursor, its discard is refused for good, and play stops there."""
     out = [f"{start} {first} tap"]
     t = start + step
-    keys = ("DRAW", "DISCARD")
+    keys = ("DRAW", "DISCARD", "RIGHT")
     i = 0
     while t < until:
-        out.append(f"{t} {keys[i % 2]} tap")
+        out.append(f"{t} {keys[i % 3]} tap")
         i += 1
         t += step
     return out
