@@ -38,9 +38,13 @@ move by move through the engine, the match state against the "over" flag.
 Reads are bounded: a file longer than the largest record this firmware can
 write (``MAX_GAME``, 4 KB) is refused without being read, and the app never
 writes a record it could not read back.
+
+A game record is read by saveread.py (its names are reachable here too), loaded for the read and let
+go after it on the Pico: a module costs about twice its .mpy in RAM there (issue 21).
 """
 
 import struct
+import sys
 
 try:
     from binascii import crc32
@@ -51,14 +55,7 @@ except ImportError:  # pragma: no cover - binascii is in the stock rp2 firmware 
 # (settings, stats, "is there a game?") but not the engine, and RAM is scarce.
 from device.storage import TooLong
 from gin.levels import LEVELS
-from gin.rules import RuleSet
-from prefs import (
-    LinkStats,
-    Stats,
-    default_settings,
-    settings_from_bytes,
-    settings_to_bytes,
-)
+from prefs import LinkStats, Stats, default_settings, settings_from_bytes, settings_to_bytes
 
 VERSION = 2  # of the game record. 2: mode 3 (a link match) and its link fields; 1 still loads
 # Settings and stats records: 3 counts their fields (prefs.py); 1 and 2 load through migrate.py.
@@ -80,9 +77,9 @@ LINK_STATS_FILE = "linkstats.sav"  # link matches: kept apart from the stats aga
 KEPT_FILE = "kept.sav"
 
 # Turn tokens: a draw followed by a discard is one byte.
-_DRAW_DISCARD = 124
-_TAKE_DISCARD = 176
-_TOKEN_END = 228
+TOKEN_DRAW_DISCARD = 124
+TOKEN_TAKE_DISCARD = 176
+TOKEN_END = 228  # and up: no token (saveread refuses them)
 
 _VARINT_MAX = 1 << 28  # 4 varint bytes: keeps every int small on the RP2040
 
@@ -92,7 +89,6 @@ _VARINT_MAX = 1 << 28  # 4 varint bytes: keeps every int small on the RP2040
 # too long" rather than write more.  Settings and stats have fixed sizes.
 MAX_GAME = 4096
 CURSOR_NONE = -1  # the cursor is a card id (0-51) or none
-MAX_DEADWOOD = 98  # of ten cards: two of each ten-count rank (80) and two nines, nothing melds
 
 # One-line messages for the screen (at most 21 characters).
 MSG_BACKUP = "Backup save loaded"
@@ -162,48 +158,7 @@ def _put_sint(out, v):
     _put_uint(out, (v << 1) if v >= 0 else ((-v) << 1) - 1)
 
 
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def u8(self):
-        if self.pos >= len(self.data):
-            raise SaveError("truncated")
-        b = self.data[self.pos]
-        self.pos += 1
-        return b
-
-    def u32(self):
-        if self.pos + 4 > len(self.data):
-            raise SaveError("truncated")
-        v = struct.unpack(">I", self.data[self.pos : self.pos + 4])[0]
-        self.pos += 4
-        return v
-
-    def uint(self):
-        v = 0
-        shift = 0
-        while True:
-            b = self.u8()
-            v |= (b & 0x7F) << shift
-            if b < 0x80:
-                return v
-            shift += 7
-            if shift >= 28:
-                raise SaveError("bad number")
-
-    def sint(self):
-        v = self.uint()
-        return -((v + 1) >> 1) if v & 1 else v >> 1
-
-    def rest(self):
-        r = self.data[self.pos :]
-        self.pos = len(self.data)
-        return r
-
-
-# --- actions -------------------------------------------------------------------
+# --- actions and rules ---------------------------------------------------------
 
 
 def pack_actions(actions):
@@ -218,35 +173,12 @@ def pack_actions(actions):
         if a >= ACTION_LIMIT:
             raise ValueError("not an action: %d" % a)
         if i + 1 < n and actions[i + 1] < 52 and (a == DRAW_STOCK or a == TAKE_DISCARD):
-            out.append((_DRAW_DISCARD if a == DRAW_STOCK else _TAKE_DISCARD) + actions[i + 1])
+            out.append((TOKEN_DRAW_DISCARD if a == DRAW_STOCK else TOKEN_TAKE_DISCARD) + actions[i + 1])
             i += 2
         else:
             out.append(a)
             i += 1
     return bytes(out)
-
-
-def unpack_actions(tokens):
-    from gin.round import ACTION_LIMIT, DRAW_STOCK, TAKE_DISCARD
-
-    out = bytearray()
-    for t in tokens:
-        if t < ACTION_LIMIT:
-            out.append(t)
-        elif t < _DRAW_DISCARD:
-            raise SaveError("bad action")
-        elif t < _TAKE_DISCARD:
-            out.append(DRAW_STOCK)
-            out.append(t - _DRAW_DISCARD)
-        elif t < _TOKEN_END:
-            out.append(TAKE_DISCARD)
-            out.append(t - _TAKE_DISCARD)
-        else:
-            raise SaveError("bad action")
-    return bytes(out)
-
-
-# --- rules -----------------------------------------------------------------------
 
 
 def _put_rules(out, rule_bytes):
@@ -256,18 +188,6 @@ def _put_rules(out, rule_bytes):
     out.append(n)
     for i in range(n):
         _put_uint(out, (rule_bytes[2 * i] << 8) | rule_bytes[2 * i + 1])
-
-
-def _get_rules(rd):
-    n = rd.u8()  # any count: RuleSet.from_bytes gives missing fields their defaults
-    raw = bytearray()
-    for _ in range(n):
-        v = rd.uint()
-        if v > 0xFFFF:
-            raise SaveError("bad rules")
-        raw.append(v >> 8)
-        raw.append(v & 0xFF)
-    return bytes(raw)
 
 
 # --- the game record ------------------------------------------------------------------
@@ -313,60 +233,6 @@ def encode_game(snap):
     return pack_record(MAGIC_GAME, out, MAX_GAME)
 
 
-def decode_game(data):
-    """The snapshot dict of record bytes, checked field by field; SaveError when it isn't one.
-
-    rebuild() checks the rest: the summaries against the rules, the replay.
-    """
-    payload = unpack_record(data, MAGIC_GAME, MAX_GAME)
-    rd = _Reader(payload)
-    flags = rd.u8()
-    mode = flags & 3
-    level = (flags >> 2) & 3
-    if (mode == MODE_LINK and data[4] < 2) or level >= len(LEVELS) or flags & 0xC0:
-        raise SaveError("bad flags")
-    rd.sint()  # the reserved byte (see the module doc)
-    snap = {
-        "mode": mode,
-        "level": level,
-        "sort": (flags >> 4) & 1,
-        "over": flags & 0x20 == 0x20,
-        "cursor": rd.sint(),
-        "seed": rd.u32(),
-        "aiseed": rd.u32(),
-        "rules": _get_rules(rd),
-    }
-    if not CURSOR_NONE <= snap["cursor"] < 52:
-        raise SaveError("bad cursor")
-    summaries = []
-    count = rd.uint()
-    if 2 * count > len(rd.data) - rd.pos:
-        raise SaveError("truncated")  # each hand takes 2 bytes or more: don't loop on a huge count
-    for _ in range(count):
-        b = rd.u8()
-        kind = b & 7
-        winner = ((b >> 3) & 3) - 1
-        knocker = ((b >> 5) & 3) - 1
-        points = rd.u8()
-        if b & 0x80:
-            points = (points << 8) | rd.u8()
-        check_summary(kind, winner, points, knocker)
-        summaries.append((kind, winner, points, knocker))
-    snap["summaries"] = summaries
-    if mode == MODE_LINK:
-        seat = rd.u8()
-        if seat > 1:
-            raise SaveError("bad seat")
-        snap["seat"] = seat
-        n = rd.uint()
-        if n > len(payload) - rd.pos:
-            raise SaveError("truncated")
-        snap["prev"] = unpack_actions(payload[rd.pos : rd.pos + n])
-        rd.pos += n
-    snap["actions"] = unpack_actions(rd.rest())
-    return snap
-
-
 def check_summary(kind, winner, points, knocker):
     # Match.restore trusts summaries; a winner of -1 on a won hand would index
     # the wrong player, so the shape of each result is checked here.
@@ -380,72 +246,6 @@ def check_summary(kind, winner, points, knocker):
         ok = kind < CANCELLED and knocker >= 0 and winner == knocker
     if not ok or winner > 1 or knocker > 1:
         raise SaveError("bad hand summary")
-
-
-def check_summaries(rules, summaries):
-    """SaveError unless each hand summary is a score these rules can produce.
-
-    The bounds follow round.py's scoring: a knock wins its deadwood difference
-    (at least 1), an undercut the difference plus the undercut bonus, gin and
-    big gin their bonus plus the defender's deadwood (at most MAX_DEADWOOD),
-    all times the Oklahoma spade multiplier where it is on.  With a knock limit
-    of 0 (Straight gin) only gin ends a hand; big gin only where it is on.
-    """
-    from gin.round import BIG_GIN_WIN, CANCELLED, GIN, KNOCK_WIN, UNDERCUT
-
-    limit = 0 if rules.straight else rules.knock_limit
-    mult = 2 if rules.oklahoma and rules.oklahoma_spade_double else 1
-    for s in summaries:
-        kind, points = s[0], s[2]
-        if kind == CANCELLED:
-            lo, hi = 0, 0
-        elif kind == KNOCK_WIN:
-            lo, hi = (1, MAX_DEADWOOD * mult) if limit else (1, 0)
-        elif kind == UNDERCUT:
-            lo, hi = rules.undercut_bonus, (limit + rules.undercut_bonus) * mult
-            if not limit:
-                hi = -1
-        elif kind == GIN:
-            lo, hi = rules.gin_bonus, (rules.gin_bonus + MAX_DEADWOOD) * mult
-        elif kind == BIG_GIN_WIN and rules.big_gin:
-            lo, hi = rules.big_gin_bonus, (rules.big_gin_bonus + MAX_DEADWOOD) * mult
-        else:
-            lo, hi = 1, 0
-        if not lo <= points <= hi:
-            raise SaveError("impossible hand result")
-
-
-def rebuild(snap):
-    """The Match a snapshot describes, replayed and checked; SaveError (or GinError) when it can't be."""
-    from gin.match import GAME_OVER, HAND_OVER, PLAYING, Match
-    from gin.round import OVER
-
-    rules = RuleSet.from_bytes(snap["rules"])
-    seed = snap["seed"]
-    summaries = snap["summaries"]
-    actions = snap["actions"]
-    n = len(summaries)
-    check_summaries(rules, summaries)
-    if snap.get("over"):
-        if not n or not actions:
-            raise SaveError("no finished hand")
-        m = Match.restore(rules, seed, summaries[:-1], actions)
-        if m.round.phase != OVER or len(m.summaries) != n or m.summaries[-1] != tuple(summaries[-1]):
-            raise SaveError("hand result differs")
-        if m.state != HAND_OVER and m.state != GAME_OVER:
-            raise SaveError("hand result differs")
-    else:
-        m = Match.restore(rules, seed, summaries, actions)
-        if len(m.summaries) != n:
-            raise SaveError("hands after the end")
-        if m.state == GAME_OVER:
-            # The app clears a finished match; one saved without its result
-            # screen would come back as a table where no button works.
-            raise SaveError("finished match")
-        if m.state != PLAYING:
-            raise SaveError("live hand already over")
-    m.round.check_invariants()
-    return m
 
 
 def snapshot_of(match, mode=0, level=1, sort=0, cursor=0, aiseed=0):
@@ -469,17 +269,6 @@ def snapshot_of(match, mode=0, level=1, sort=0, cursor=0, aiseed=0):
     }
 
 
-def _rebuild_any(snap):
-    """rebuild(), also accepting a hand-result save whose 'over' flag the app left out."""
-    try:
-        return rebuild(snap)
-    except Exception:
-        if snap.get("over") or not snap["summaries"] or not snap["actions"]:
-            raise
-    snap["over"] = True
-    return rebuild(snap)
-
-
 # --- the manager --------------------------------------------------------------------
 
 
@@ -497,9 +286,15 @@ class SaveManager:
         self._trusted = {}  # name -> the current file verified (may become the backup)
         self._held = None  # the game file's match: (record, mode, seed), () for none, None unknown
 
-    # --- loading ----------------------------------------------------------------
+    # --- loading (the decoders are saveread's: in RAM only while a file is read) ----
 
-    def _load(self, name, decode):
+    def _load(self, name):
+        try:
+            return self._first_copy(name)
+        finally:
+            _let_go()  # after a game file: its reader's code is RAM the game needs
+
+    def _first_copy(self, name):
         """(value, message): the first copy that decodes, of the file, its temporary copy, its backup.
 
         A temporary copy that verifies is never older than the backup: it
@@ -511,6 +306,7 @@ class SaveManager:
         st = self.storage
         limit = _LIMITS[name]
         damaged = False
+        decode = None
         for suffix, read in (("", st.read), (".tmp", st.read_temp), (".bak", st.read_backup)):
             try:
                 data = read(name, limit)
@@ -522,6 +318,8 @@ class SaveManager:
                 data = None
             if not data:
                 continue
+            if decode is None:  # outside the try: no memory for the reader is no damaged copy
+                decode = _decoder(name)
             try:
                 value = decode(data)
             except Exception as e:  # anything a bad copy provokes means damaged: try the next
@@ -561,12 +359,12 @@ class SaveManager:
         """
         if self._cleared:
             return None, None
-        return self._load(GAME_FILE, _decode_game_checked)
+        return self._load(GAME_FILE)
 
     def load_profile(self):
         """(settings dict, Stats, one-line message or None); defaults where nothing verifies."""
-        settings, m1 = self._load(SETTINGS_FILE, _decode_settings)
-        stats, m2 = self._load(STATS_FILE, _decode_stats)
+        settings, m1 = self._load(SETTINGS_FILE)
+        stats, m2 = self._load(STATS_FILE)
         msg = None
         if settings is None:
             settings = default_settings()
@@ -600,10 +398,12 @@ class SaveManager:
         try:
             data = self.storage.read(name, _LIMITS[name])
             if not data:
-                return True  # nothing to keep: any backup stays as it is
-            _DECODERS[name](data)
+                return True  # nothing to keep (the reader isn't loaded): any backup stays as it is
+            _decoder(name)(data)
         except Exception:
             return False
+        finally:
+            _let_go()
         return True
 
     def _save(self, name, data):
@@ -634,10 +434,11 @@ class SaveManager:
             try:
                 data = None if self._cleared else self.storage.read(GAME_FILE, MAX_GAME)
                 if data:
-                    snap = decode_game(data)
+                    snap = _reader().decode_game(data)
                     self._held = (data, snap["mode"], snap["seed"])
             except Exception:
                 pass
+            _let_go()
         return self._held
 
     def save_game(self, snapshot):
@@ -704,7 +505,7 @@ class SaveManager:
 
     def load_kept(self):
         """(snapshot or None, message or None) of the match the last new one replaced."""
-        return self._load(KEPT_FILE, _decode_game_checked)
+        return self._load(KEPT_FILE)
 
     def _save_record(self, name, magic, to_bytes):
         """Save ``to_bytes()`` as a record; like save_game, 0 and MSG_NO_FLASH when it can't."""
@@ -723,8 +524,7 @@ class SaveManager:
 
     def load_link_stats(self):
         """The link matches' LinkStats, or None when there are none (or none that verify)."""
-        st, _msg = self._load(LINK_STATS_FILE, _decode_link_stats)
-        return st
+        return self._load(LINK_STATS_FILE)[0]
 
     def save_link_stats(self, stats):
         return self._save_record(LINK_STATS_FILE, MAGIC_LINK_STATS, stats.to_bytes)
@@ -736,11 +536,18 @@ def match_line(snap):
     return "%d–%d, hand %d" % (m.score_of(0), m.score_of(1), len(m.summaries) + (0 if snap["over"] else 1))
 
 
-def _decode_game_checked(data):
-    snap = decode_game(data)
-    snap["match"] = m = _rebuild_any(snap)
-    snap["rules"] = m.rules.to_bytes()  # this firmware's fields, whatever firmware wrote them
-    return snap
+# Read limits: room for a newer firmware's longer settings and stats (more rules, settings,
+# levels or counters), which this one reads as far as it knows them.
+MAX_SETTINGS = 512
+MAX_STATS = 1024
+# Link stats hold one block of the same counters: the stats' limit bounds them too.
+_LIMITS = {
+    GAME_FILE: MAX_GAME,
+    KEPT_FILE: MAX_GAME,
+    SETTINGS_FILE: MAX_SETTINGS,
+    STATS_FILE: MAX_STATS,
+    LINK_STATS_FILE: MAX_STATS,
+}
 
 
 def _decode_settings(data):
@@ -760,25 +567,31 @@ def _decode_link_stats(data):
     return LinkStats.from_bytes(unpack_record(data, MAGIC_LINK_STATS, MAX_STATS, PROFILE_VERSION))
 
 
-# Read limits: room for a newer firmware's longer settings and stats (more rules, settings,
-# levels or counters), which this one reads as far as it knows them.
-MAX_SETTINGS = 512
-MAX_STATS = 1024
-# Link stats hold one block of the same counters: the stats' limit bounds them too.
-_LIMITS = {
-    GAME_FILE: MAX_GAME,
-    KEPT_FILE: MAX_GAME,
-    SETTINGS_FILE: MAX_SETTINGS,
-    STATS_FILE: MAX_STATS,
-    LINK_STATS_FILE: MAX_STATS,
-}
-_DECODERS = {
-    GAME_FILE: _decode_game_checked,
-    KEPT_FILE: _decode_game_checked,
-    SETTINGS_FILE: _decode_settings,
-    STATS_FILE: _decode_stats,
-    LINK_STATS_FILE: _decode_link_stats,
-}
+# The small records' decoders: the title reads them at every boot (a game record's: saveread).
+_DECODERS = {SETTINGS_FILE: _decode_settings, STATS_FILE: _decode_stats, LINK_STATS_FILE: _decode_link_stats}
+
+
+def _decoder(name):
+    d = _DECODERS.get(name)
+    return _reader().decode_game_checked if d is None else d
+
+
+def _reader():
+    import saveread  # the decoders: imported when a file holds something to decode
+
+    return saveread
+
+
+def _let_go():
+    # Only on MicroPython: a host's tests hold and compare the reader's objects.
+    if sys.implementation.name == "micropython":
+        sys.modules.pop("saveread", None)
+
+
+def __getattr__(name):  # saveread's names as savegame's, for tools and tests (PEP 562; MicroPython too)
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return getattr(_reader(), name)
 
 
 def _reason(e):
