@@ -278,6 +278,32 @@ class Panel:
         self.drv.write_data(buf)
 
 
+def _dark_start(base):
+    """micropython-lib's driver class, started dark: its init leaves out the clearing frame (a
+    whole 1 KB frame, 26 ms of I2C before the title, which our first frame overwrites anyway) and
+    holds back its display-on command until that first frame is in the panel's RAM (``held_on``:
+    Display.show sends it), so the glass never shows the RAM's power-on noise."""
+
+    class Dark(base):
+        def init_display(self):
+            self.held_on = 0
+            self.starting = True  # write_cmd holds back display-on, show sends nothing
+            base.init_display(self)
+            self.starting = False
+
+        def write_cmd(self, cmd):
+            if self.starting and cmd == 0xAF:  # SET_DISP | 1: display on
+                self.held_on = 1
+                return
+            base.write_cmd(self, cmd)
+
+        def show(self):
+            if not self.starting:
+                base.show(self)
+
+    return Dark
+
+
 class Display:
     """addrs: the I2C addresses to look for, in order (modules answer at 0x3C or 0x3D)."""
 
@@ -303,7 +329,7 @@ class Display:
             import ssd1306
         except ImportError:
             return None
-        return ssd1306.SSD1306_I2C
+        return _dark_start(ssd1306.SSD1306_I2C)
 
     def _wire(self, drv):
         """(panel, sender) for a driver: what sends the changed windows, and how."""
@@ -363,6 +389,10 @@ class Display:
             drv = self._drv
         try:
             self._sender.send(self._panel, buf, damage)
+            if getattr(drv, "held_on", 0):  # the first frame is in the panel's RAM: now light it
+                drv.held_on = 0
+                if self._on:
+                    drv.poweron()
         except OSError:
             self._lost()
             return False
