@@ -15,6 +15,9 @@ keeps its source's compile-time garbage in the heap.
 - Safe mode (boot.py: the safe button held at power-on) skips all of this and
   leaves the REPL free.  Ctrl-C from a terminal stops the app and the
   watchdog, for the same reason.
+
+The crash screen and safe mode's are in rescue.py, loaded only when taken: the game has that
+RAM while it runs (issue 21).
 """
 
 import gc
@@ -30,66 +33,25 @@ except (ImportError, AttributeError):  # CPython
     micropython = None
 
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
-CRASH_SHOW_MS = 5000  # long enough to read a scrolling line once
 NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
 RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log and show itself
-MSG_NO_MEMORY = "Out of memory."
 
-# Room for the crash path, allocated while the heap is young (main() fills it after the first
-# frame): a crash with the heap exhausted frees this first, so the traceback, the crash.log line
-# and the screen still fit.
+# Room for the crash path, allocated while the heap is young (main() fills it right after the
+# hardware is up): a crash with the heap exhausted frees this first, so the traceback, the
+# crash.log line and the screen still fit.
 crash_reserve = None
 # The game's packages, let go before the crash path runs, but for what the crash screen needs.
 _CRASH_DROPS = ("app", "savegame", "prefs", "gin", "link", "ui")
 _CRASH_KEEPS = ("ui", "ui.canvas", "ui.draw", "ui.font")
 
 
-def one_line(e):
-    """'ValueError: bad card' — an exception as one screen line."""
-    s = type(e).__name__
-    if e.args:
-        s += ": " + str(e.args[0])
-    return s
-
-
-def crash_frame(text, now_ms=0, canvas=None, no_memory=False):
-    """The crash screen: what went wrong in one line (scrolling if long), and what happens next."""
-    from ui.canvas import Canvas
-    from ui.draw import banner, center, header
-    from ui.font import NORMAL, SMALL
-
-    c = canvas if canvas is not None else Canvas()
-    c.fill(0)
-    header(c, "SORRY \u00b7 AN ERROR")
-    center(c, MSG_NO_MEMORY if no_memory else "Something broke.", 14, NORMAL)
-    banner(c, text, 30, now_ms, False, SMALL)
-    center(c, "Logged to crash.log", 42, SMALL)
-    center(c, "Restarting into your game\u2026", 52, SMALL)
-    return c
-
-
-def safe_frame():
-    from ui.canvas import Canvas
-    from ui.draw import center, header
-    from ui.font import NORMAL, SMALL
-
-    c = Canvas()
-    header(c, "SAFE MODE")
-    center(c, "The app is skipped.", 16, NORMAL)
-    center(c, "REPL free for mpremote", 32, SMALL)
-    center(c, "Reset to play again", 44, SMALL)
-    return c
-
-
 def _safe_mode():
     try:
-        from device import pins
-        from device.display import Display
-        from device.pico import i2c
+        from rescue import safe_mode
 
-        Display(i2c(), (pins.OLED_ADDR, pins.OLED_ADDR_ALT)).show(safe_frame().buf)
-    except Exception as e:
-        print("safe mode screen:", one_line(e))
+        safe_mode()
+    except Exception as e:  # noqa: BLE001 - safe mode must leave the REPL free whatever happens
+        print("safe mode:", repr(e))
 
 
 def _has_save(hw):
@@ -122,29 +84,11 @@ def crash(hw, e, restart, canvas=None):
     """Log, show, remember to resume, restart.  Every step may fail: the reset must still come."""
     free_for_crash()
     try:
-        import io
+        from rescue import report  # only now: its code is RAM the game had while it ran
 
-        out = io.StringIO()
-        sys.print_exception(e, out)  # MicroPython's traceback printer
-        text = out.getvalue()
-    except Exception:
-        text = one_line(e)
-    try:
-        hw.log("--- crash at %d ms: %s" % (time.ticks_ms(), text))
-    except Exception:
+        report(hw, e, canvas)
+    except Exception:  # noqa: BLE001 - nothing stops the restart
         pass
-    line = one_line(e)
-    no_memory = isinstance(e, MemoryError)
-    t0 = time.ticks_ms()
-    while time.ticks_diff(time.ticks_ms(), t0) < CRASH_SHOW_MS:
-        try:
-            canvas = crash_frame(line, time.ticks_diff(time.ticks_ms(), t0), canvas, no_memory)
-            hw.display.show(canvas.buf)
-        except Exception:
-            pass
-        if hw.feed is not None:
-            hw.feed()
-        time.sleep_ms(60)
     restart()
 
 
@@ -159,11 +103,19 @@ def main(safe=None):
         _safe_mode()
         return
     hw = pico.build()
+    # The crash path's reserve first, while the heap is young (a tenth of a millisecond): a resume
+    # fragments the heap (the replay's small objects among the modules it loads), and a reserve
+    # taken after it failed to find 6 KB in one piece, crashing every resume after a crash.
+    try:
+        crash_reserve = bytearray(RESERVE_BYTES)
+    except MemoryError:  # no reserve is no reason not to play
+        crash_reserve = None
+    resuming = _has_save(hw)
     # The title on the glass first: the app, the rules core and the computer players take a
     # while to load (ui/splash.py).
     from ui.splash import show_title
 
-    show_title(hw.display, _has_save(hw))
+    show_title(hw.display, resuming)
     _drop("ui.splash")
     deliberate = pico.was_deliberate(hw.storage)
     hung = pico.woke_from_watchdog() and not deliberate
@@ -178,6 +130,10 @@ def main(safe=None):
     app = step = None
     canvas = None
     try:
+        if resuming:
+            # The replay needs the meld tables: their two 8 KB blocks before it fragments the
+            # heap (for the title they come after its first frame, below).
+            import gin.meldtables  # noqa: F401
         from app import App
 
         # Every boot resumes the saved game where it was: power cut, crash or hang alike.
@@ -190,11 +146,9 @@ def main(safe=None):
         step = app.step
         ready = hw.buttons.ready
         ms = step()  # the title (or the resumed table) on the glass
-        # The boot guard's flag, the crash path's reserve and the meld tables only now, off the
-        # path to the first frame; the tables (two 8 KB blocks, needed by every game) while the
-        # heap is still young.
+        # The boot guard's flag and the meld tables only now, off the path to the first frame;
+        # the tables (two 8 KB blocks, needed by every game) while the heap is still young.
         guard.arm()
-        crash_reserve = bytearray(RESERVE_BYTES)
         import gin.meldtables  # noqa: F401
 
         t0 = time.ticks_ms()
@@ -222,3 +176,11 @@ def main(safe=None):
 def _drop(name):
     """Forget a module that has done its job, so the GC can take its code back."""
     sys.modules.pop(name, None)
+
+
+def __getattr__(name):  # rescue's names as launch's (crash_frame, one_line, ...): PEP 562, MicroPython too
+    if name.startswith("__"):
+        raise AttributeError(name)
+    import rescue
+
+    return getattr(rescue, name)

@@ -218,6 +218,9 @@ def judge(sc: Scenario, f: Figures, budget: bool) -> None:
             f.problems.append("crash with the heap full: no crash.log line")
         if f.reboots < 1:
             f.problems.append("crash with the heap full: the board did not restart")
+        crashes = f.crash_log.split("--- crash at")[1:]
+        if len(crashes) > 1:  # the restart resumes the game: it must play on, not crash again
+            f.problems.append("after the restart: " + crashes[-1].strip().splitlines()[-1][:200])
     elif f.crash_log.strip():
         f.problems.append("crash.log: " + f.crash_log.strip().splitlines()[-1][:200])
     if sc.probe and not f.samples:
