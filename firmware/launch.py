@@ -41,7 +41,20 @@ RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log an
 # crash.log line and the screen still fit.
 crash_reserve = None
 # The game's packages, let go before the crash path runs, but for what the crash screen needs.
-_CRASH_DROPS = ("app", "savegame", "prefs", "gin", "link", "ui")
+_CRASH_DROPS = (
+    "app",
+    "games",
+    "play",
+    "play_computer",
+    "play_cable",
+    "modes",
+    "savegame",
+    "saveread",
+    "prefs",
+    "gin",
+    "link",
+    "ui",
+)
 _CRASH_KEEPS = ("ui", "ui.canvas", "ui.draw", "ui.font")
 
 
@@ -77,6 +90,13 @@ def free_for_crash():
             top = name.split(".")[0]
             if top in _CRASH_DROPS and name not in _CRASH_KEEPS:
                 sys.modules.pop(name, None)
+                cut = name.rfind(".")
+                pkg = sys.modules.get(name[:cut]) if cut > 0 else None
+                if pkg is not None:  # a package that stays (ui) would keep the module alive
+                    try:
+                        delattr(pkg, name[cut + 1 :])
+                    except (AttributeError, TypeError):
+                        pass
     gc.collect()
 
 
