@@ -46,6 +46,25 @@ def settings_record(mode: int, level: int = 1) -> bytes:
     return fs.files[SETTINGS_FILE]
 
 
+def game_record(mode: int, level: int, seed: int = 2021, moves: int = 24) -> bytes:
+    """game.sav as the firmware writes it: a match of this mode and level, ``moves`` actions into
+    its first hand (each the first legal one), as a power cut mid-hand leaves it."""
+    from device.storage import FileStorage, MemFS
+    from gin.match import PLAYING, Match
+    from gin.rules import RuleSet
+    from savegame import GAME_FILE, SaveManager, snapshot_of
+
+    m = Match(RuleSet(), seed)
+    for _ in range(moves):
+        acts = m.legal_actions()
+        if m.state != PLAYING or not acts:
+            break
+        m.apply(acts[0])
+    fs = MemFS()
+    SaveManager(FileStorage("", fs)).save_game(snapshot_of(m, mode, level))
+    return fs.files[GAME_FILE]
+
+
 # --- button timelines (emulated ms since power-on) ----------------------------------------------
 
 
@@ -108,6 +127,7 @@ class Scenario:
     probe: bool = True  # False: main.py as deployed (boot timing), no heap samples
     link_faults: list[str] | None = None  # for a link run: run_link.mjs's fault options
     link: bool = False
+    resume: bool = False  # boot with a match saved mid-hand (game_record): the start after a power cut
 
 
 def scenarios(quick: bool, minutes: float) -> list[Scenario]:
@@ -120,14 +140,17 @@ def scenarios(quick: bool, minutes: float) -> list[Scenario]:
             Scenario("link", 45000, LINK, link=True),
         ]
     out = [Scenario("boot", 3000, probe=False)]
+    quarter = max(play_ms // 4, 60000)
     for i, lv in enumerate(LEVELS):
-        ms = play_ms if lv == "expert" else max(play_ms // 4, 60000)
+        ms = play_ms if lv == "expert" else quarter
         out.append(Scenario(lv, ms, level=i, buttons=blind_play(1500, ms)))
     out += [
         Scenario("watch", play_ms, WATCH, 2, buttons=["1500 DRAW tap"]),
         Scenario("pass", 120000, TWO_PEOPLE, buttons=blind_play(1500, 120000, 500)),
         Scenario("menus", 90000, buttons=menus_timeline()),
         Scenario("demo", 150000, buttons=[]),  # the demo starts after a minute on the title
+        # switched off mid-hand, on again: the game resumes at the table (and plays on)
+        Scenario("resume", quarter, level=2, buttons=blind_play(1500, quarter), resume=True),
         Scenario("crash", 14000, buttons=blind_play(1500, 4000), fill_heap=True),
         Scenario("link", play_ms, LINK, link=True),
         Scenario("link-faults", 180000, LINK, link=True, link_faults=["--drop", "0.01", "--corrupt", "0.01"]),
@@ -253,7 +276,9 @@ def run_scenario(sc: Scenario, fs_root: Path, budget: bool) -> list[Figures]:
                 f.problems.append("the link match never ran past its start")
             out.append(f)
         return out
-    files = {"PROBE_FILL": b"1"} if sc.fill_heap else None
+    files = {"PROBE_FILL": b"1"} if sc.fill_heap else {}
+    if sc.resume:
+        files["game.sav"] = game_record(sc.mode, sc.level)
     fs = emu.build_fs(
         fs_root / sc.name, settings=settings_record(sc.mode, sc.level), files=files, probe=sc.probe
     )

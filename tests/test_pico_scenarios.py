@@ -1,0 +1,35 @@
+"""make pico's scenarios as data (host_tools/pico/check.py): what they put on the flash and press.
+
+These need no emulator: they hold the inputs the runs on the emulated Pico are built from.
+"""
+
+import savegame as sg
+from gin.match import PLAYING
+
+from host_tools.pico import check
+
+
+def test_a_resume_boots_a_match_saved_mid_hand_of_its_mode_and_level():
+    rec = check.game_record(check.VS_CPU, 2)
+    snap = sg.decode_game(rec)
+    assert (snap["mode"], snap["level"]) == (check.VS_CPU, 2)
+    assert len(snap["actions"]) == 24 and not snap["over"]
+    m = sg.rebuild(snap)
+    assert m.state == PLAYING and not m.summaries, "mid-hand: the first hand still being played"
+
+
+def test_the_full_run_resumes_a_game_and_presses_through_every_scenario():
+    full = check.scenarios(False, 10)
+    resume = [s for s in full if s.resume]
+    assert [s.name for s in resume] == ["resume"]
+    for sc in full:
+        times = check.press_times(sc.buttons)
+        assert all(0 <= t < sc.ms for t in times), sc.name
+        if sc.name in check.LEVELS + ("pass", "resume"):  # played by blind presses to the end
+            assert max(times) > sc.ms - 2000, (sc.name, "presses stop long before the run ends")
+
+
+def test_blind_play_moves_the_cursor_between_discards():
+    keys = [line.split()[1] for line in check.blind_play(0, 6000)]
+    assert keys[:4] == ["DRAW", "DRAW", "DISCARD", "RIGHT"]
+    assert {"DRAW", "DISCARD", "RIGHT"} == set(keys)
