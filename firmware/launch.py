@@ -34,6 +34,7 @@ except (ImportError, AttributeError):  # CPython
 
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
 NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
+RESUME_GC_BYTES = 8192  # a collection after every 8 KB allocated while a saved game resumes
 RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log and show itself
 
 # Room for the crash path, allocated while the heap is young (main() fills it right after the
@@ -150,10 +151,18 @@ def main(safe=None):
     app = step = None
     canvas = None
     try:
+        gc_was = None
         if resuming:
             # The replay needs the meld tables: their two 8 KB blocks before it fragments the
             # heap (for the title they come after its first frame, below).
             import gin.meldtables  # noqa: F401
+
+            # The resume loads modules among the replay's many short-lived objects; collected
+            # only once the heap is full, those leave it in small pieces, and the resume ran out
+            # of memory with 150 KB free (a 1280-byte module block: make pico's resume run, then
+            # the boot guard set the match aside).  Collecting every RESUME_GC_BYTES while it
+            # resumes keeps the pieces together, for about 0.7 s more (emulated Pico).
+            gc_was = _gc_every(RESUME_GC_BYTES)
         from app import App
 
         # Every boot resumes the saved game where it was: power cut, crash or hang alike.
@@ -166,6 +175,8 @@ def main(safe=None):
         step = app.step
         ready = hw.buttons.ready
         ms = step()  # the title (or the resumed table) on the glass
+        if gc_was is not None:
+            _gc_every(gc_was)
         # The boot guard's flag and the meld tables only now, off the path to the first frame;
         # the tables (two 8 KB blocks, needed by every game) while the heap is still young.
         guard.arm()
@@ -191,6 +202,17 @@ def main(safe=None):
         app = step = None  # the game is saved at every move: let it go, its memory is the crash's
         guard.failed()
         crash(hw, e, lambda: pico.restart(hw.storage), canvas)
+
+
+def _gc_every(n):
+    """MicroPython's gc.threshold(n) (-1: only when the heap is full); the previous setting, or
+    None where there is none (a host: CPython's gc has no such threshold)."""
+    if sys.implementation.name != "micropython" or not hasattr(gc, "threshold"):
+        return None
+    was = gc.threshold()
+    gc.collect()
+    gc.threshold(n)
+    return was
 
 
 def _drop(name):
