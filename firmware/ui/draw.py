@@ -22,6 +22,11 @@ def verb(name, you, other):
     return you if name == YOU else other
 
 
+# The title's bar: the boot screen (ui/splash.py) and the title menu (ui/menus.py) draw it alike,
+# so the screen fills in instead of changing; it lives here, where both find it loaded.
+TITLE_BAR = "\u2663\u2662 GIN RUMMY \u2661\u2660"
+
+
 def card_str(c):
     """Rank and suit glyph: '7♡', '⑩♠' (red suits are drawn hollow)."""
     return RANK_CHARS[c % 13] + SUIT_CHARS[c // 13]

@@ -8,16 +8,14 @@ up, has the same bar at the top, so the screen fills in instead of changing.
 """
 
 from ui.canvas import Canvas
-from ui.draw import center
+from ui.draw import TITLE_BAR, center
 from ui.font import NORMAL, SMALL
-
-TITLE = "\u2663\u2662 GIN RUMMY \u2661\u2660"  # ui.menus.Title draws the same bar
 
 
 def title_frame(resuming):
     c = Canvas()
     c.fill_rect(0, 0, 128, 9, 1)
-    center(c, TITLE, 1, NORMAL, 0)
+    center(c, TITLE_BAR, 1, NORMAL, 0)
     center(c, "Back to your game\u2026" if resuming else "Loading\u2026", 30, SMALL)
     return c
 
