@@ -277,7 +277,7 @@ class Games:
         if not play.is_human(m.round.player):
             self.app.say("Wait: %s is playing" % play.names[m.round.player], True)
             return False
-        lk = None if self.cable is None else self.cable.session
+        lk = self.app.link
         if lk is not None and not lk.in_step():
             self.app.say(lk.status() or "Link: wait", True)
             return False
@@ -374,7 +374,7 @@ class Games:
 
     def link_cancel(self):
         """MENU while waiting for the other handheld, or a declined proposal: back to the title."""
-        lk = None if self.cable is None else self.cable.session
+        lk = self.app.link
         if lk is not None and lk.rules is not None and self.app.view.sid == LINK_RULES:
             lk.decline()
         self.leave_match()

@@ -4,6 +4,7 @@ Loaded only when a mode seats a computer (modes.LEVELED).
 """
 
 from events import ticks_diff
+from gin.round import DISCARD_PHASE  # loaded with the match this seat plays in
 
 try:
     from micropython import const
@@ -16,7 +17,6 @@ except ImportError:  # CPython
 PACE_MS = (const(450), const(700))  # the pause before a draw, before a discard
 WATCH_PACE_MS = const(900)
 THINK_MS = const(80)  # a move slower than this shows the thinking mark before the next one
-DISCARD_PHASE = const(2)  # gin.round's
 
 # ComputerSeat.turn's answers besides an action.
 WAIT = const(-1)  # not yet: the pause goes on

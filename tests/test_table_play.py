@@ -1,14 +1,10 @@
 """The table with buttons: the cursor, the upcard, refusals, sorting, knocking and spreading,
 results, big gin, the hint, the thinking mark, the pile (the App and its screens on the fake hardware)."""
 
-from pathlib import Path
-
-from app import App
 from gin import round as ground
 from gin.rules import RuleSet
 from ui import screens
 
-from host_tools.hw.fake_hw import Driver, FakeHw
 from test_ui_golden import (
     GIN,
     LAYOFF,
@@ -20,21 +16,6 @@ from test_ui_golden import (
     stacked,
     to_card,
 )
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def new_app(start_ms=1000, **kw):
-    hw = FakeHw(start_ms=start_ms, **kw)
-    a = App(hw)
-    d = Driver(a, hw)
-    d.run(200)
-    return hw, a, d
-
-
-def lit(buf):
-    return sum(bin(b).count("1") for b in buf)
-
 
 # --- the table ------------------------------------------------------------------------------------
 

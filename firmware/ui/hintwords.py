@@ -25,11 +25,7 @@ from gin.ai_hint import (
     WAIT_RISK,
 )
 from gin.cards import RANKS, SUIT_GLYPHS
-
-# gin.round's action numbers the hint's card comes from.
-KNOCK_ACTION = 52
-PASS_ACTION = 106
-ARRANGE_ACTION = 108
+from gin.round import ARRANGE, PASS
 
 
 def card_name(c):
@@ -48,7 +44,7 @@ def reason(a, facts):
     if why == BIG_GIN:
         return "big gin: all 11 cards meld"
     if why == SPREAD:
-        return "spread %d: fewest lay-offs" % (a - ARRANGE_ACTION + 1)
+        return "spread %d: fewest lay-offs" % (a - ARRANGE + 1)
     if c < 0:
         return "the best move"
     name = card_name(c)
@@ -57,7 +53,7 @@ def reason(a, facts):
     if why == TAKE_DW:
         return "take %s: deadwood down to %d" % (name, n)
     if why == DRAW_INSTEAD:
-        return "%s: %s doesn't help enough" % ("pass" if a == PASS_ACTION else "draw", name)
+        return "%s: %s doesn't help enough" % ("pass" if a == PASS else "draw", name)
     if why == KNOCK_SAFE:
         return "knock with %s: %d deadwood, no undercut risk" % (name, n)
     if why == KNOCK:
