@@ -22,7 +22,8 @@ loaded when it is shown and dropped when another takes its place.
 
 from device.sleep import AWAKE, DIM, DIM_CONTRAST, OFF, Idle
 from events import ticks_diff
-from games import Games, drop_module
+from games import Games
+from launch import drop_module
 from modes import has
 from play import Play
 from ui import screens

@@ -11,6 +11,7 @@ here, and become screens, sounds and saves through the App.
 import gc
 import sys
 
+from launch import drop_module, drop_modules  # the start drops its own modules alike
 from modes import CONNECTS, LEVEL_STATS, LINK_STATS, PASSER, WATCH, WATCHING, has
 from play import HAND_OVER, KNOCK, OVER, PASS_ON, YOUR_TURN
 from ui.screens import LINK_RULES, LINK_WAIT, OVER_SCREEN, PASS_SCREEN, RESULT, TABLE, TITLE
@@ -33,24 +34,6 @@ GAME_OVER = const(2)
 HINT_MS = 3600000
 SOUND_TURN = (880, 40)
 SOUND_WIN = (1320, 120)
-
-
-def drop_module(name):
-    """Forget a module so the GC can take its code back."""
-    if sys.modules.pop(name, None) is None:
-        return
-    cut = name.rfind(".")
-    pkg = sys.modules.get(name[:cut]) if cut > 0 else None
-    if pkg is not None:
-        try:
-            delattr(pkg, name[cut + 1 :])
-        except (AttributeError, TypeError):
-            pass
-
-
-def drop_modules(names):
-    for name in names:
-        drop_module(name)
 
 
 # The computer players' code: loaded by the level that needs it, let go when the match ends.

@@ -137,7 +137,7 @@ def main(safe=None):
     from ui.splash import show_title
 
     show_title(hw.display, resuming)
-    _drop("ui.splash")
+    drop_module("ui.splash")
     deliberate = pico.was_deliberate(hw.storage)
     hung = pico.woke_from_watchdog() and not deliberate
     if hung:
@@ -191,7 +191,7 @@ def main(safe=None):
                 ms -= 1
             if guard.early:  # the first moments: a failure now counts towards setting the save aside
                 if not guard.tick(time.ticks_diff(time.ticks_ms(), t0)):
-                    _drop("device.bootguard")
+                    drop_module("device.bootguard")
             ms = step()
     except KeyboardInterrupt:
         pico.stop_watchdog()
@@ -215,9 +215,23 @@ def _gc_every(n):
     return was
 
 
-def _drop(name):
-    """Forget a module that has done its job, so the GC can take its code back."""
-    sys.modules.pop(name, None)
+def drop_module(name):
+    """Forget a module that has done its job, so the GC can take its code back: out of
+    sys.modules and out of its package (whose attribute would keep it alive)."""
+    if sys.modules.pop(name, None) is None:
+        return
+    cut = name.rfind(".")
+    pkg = sys.modules.get(name[:cut]) if cut > 0 else None
+    if pkg is not None:
+        try:
+            delattr(pkg, name[cut + 1 :])
+        except (AttributeError, TypeError):
+            pass
+
+
+def drop_modules(names):
+    for name in names:
+        drop_module(name)
 
 
 def __getattr__(name):  # rescue's names as launch's (crash_frame, one_line, ...): PEP 562, MicroPython too
