@@ -35,7 +35,10 @@ except (ImportError, AttributeError):  # CPython
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
 NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
 RESUME_GC_BYTES = 8192  # a collection after every 8 KB allocated while a saved game resumes
-RESERVE_BYTES = 6144  # held from boot, let go when a crash needs room to log and show itself
+# Held from boot, let go when a crash needs room: enough to reach free_for_crash's collection
+# (its list of modules, a frame or two); the game's modules it drops then give back tens of KB
+# for the log line and the screen.  Every byte of it is heap the game never has.
+RESERVE_BYTES = 2048
 
 # Room for the crash path, allocated while the heap is young (main() fills it right after the
 # hardware is up): a crash with the heap exhausted frees this first, so the traceback, the
@@ -126,7 +129,7 @@ def main(safe=None):
     hw = pico.build()
     # The crash path's reserve first, while the heap is young (a tenth of a millisecond): a resume
     # fragments the heap (the replay's small objects among the modules it loads), and a reserve
-    # taken after it failed to find 6 KB in one piece, crashing every resume after a crash.
+    # taken after it failed to find its 6 KB in one piece, crashing every resume after a crash.
     try:
         crash_reserve = bytearray(RESERVE_BYTES)
     except MemoryError:  # no reserve is no reason not to play
@@ -153,8 +156,8 @@ def main(safe=None):
     try:
         gc_was = None
         if resuming:
-            # The replay needs the meld tables: their two 8 KB blocks before it fragments the
-            # heap (for the title they come after its first frame, below).
+            # The replay needs the meld table: its 4 KB block before it fragments the heap (for
+            # the title it comes after its first frame, below).
             import gin.meldtables  # noqa: F401
 
             # The resume loads modules among the replay's many short-lived objects; collected
@@ -177,8 +180,8 @@ def main(safe=None):
         ms = step()  # the title (or the resumed table) on the glass
         if gc_was is not None:
             _gc_every(gc_was)
-        # The boot guard's flag and the meld tables only now, off the path to the first frame;
-        # the tables (two 8 KB blocks, needed by every game) while the heap is still young.
+        # The boot guard's flag and the meld table only now, off the path to the first frame;
+        # the table (a 4 KB block, needed by every game) while the heap is still young.
         guard.arm()
         import gin.meldtables  # noqa: F401
 

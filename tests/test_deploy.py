@@ -209,6 +209,37 @@ def test_build_mirrors_the_board_and_drops_stale_files(mini):
     assert (out / "main.py").read_text() == MINI["main.py"]
 
 
+def test_each_mpy_names_itself_by_its_path_on_the_board(mini):
+    # Tracebacks on the board name this file; the import interns the same path as __file__,
+    # so no second name per module takes the Pico's heap (interned strings are never freed).
+    out = mini / "build"
+    compile.build(import_closure(mini), out)
+    for p in out.rglob("*.mpy"):
+        device = str(p.relative_to(out)).replace("\\", "/")
+        assert mpy_source_name(p.read_bytes()) == device
+
+
+def mpy_source_name(data: bytes) -> str:
+    """The source file name an .mpy (version 6) carries: the first entry of its qstr table."""
+    assert data[:2] == b"M\x06"
+    i = 4
+
+    def varuint():
+        nonlocal i
+        n = 0
+        while True:
+            b = data[i]
+            i += 1
+            n = n << 7 | b & 0x7F
+            if not b & 0x80:
+                return n
+
+    varuint()  # how many qstrs
+    varuint()  # how many constant objects
+    n = varuint() >> 1
+    return data[i : i + n].decode()
+
+
 def test_package_json_lists_the_closure_for_mip():
     r = subprocess.run(
         [sys.executable, "-m", "host_tools.deploy", "package-json", "--check"],

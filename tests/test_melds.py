@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from gin import melds
 from gin.cards import RANK_VALUES, GinError, hand_cards, hand_of, parse_cards
-from gin.meldtables import DISCARD_GAIN, GAIN_OFFSET, RUN_DW
+from gin.meldtables import GAIN_OFFSET, SUIT
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = float(os.environ.get("HYPO_SCALE", "1"))
@@ -322,6 +322,14 @@ def test_tables_are_generated_and_current():
     assert r.returncode == 0
 
 
+def run_dw(m):
+    return SUIT[m & 511] + SUIT[m >> 5 | 512]
+
+
+def discard_gain(m):
+    return max(SUIT[m & 1023 | 1024], SUIT[m >> 2 | 2048])
+
+
 def test_run_table_matches_a_rank_by_rank_dp():
     # best[i] = least deadwood of ranks < i, each rank either deadwood or the
     # top of a run of 3+ ending there
@@ -335,11 +343,17 @@ def test_run_table_matches_a_rank_by_rank_dp():
                 if i - k + 1 >= 3:
                     best[i] = min(best[i], best[k - 1])
                 k -= 1
-        assert RUN_DW[m] == best[13], m
+        assert run_dw(m) == best[13], m
     for m in range(1, 8192):
-        drops = [RUN_DW[m & ~(1 << r)] for r in range(13) if m >> r & 1]
-        assert DISCARD_GAIN[m] - GAIN_OFFSET == RUN_DW[m] - min(drops)
-    assert DISCARD_GAIN[0] < min(DISCARD_GAIN[1:])
+        drops = [run_dw(m & ~(1 << r)) for r in range(13) if m >> r & 1]
+        assert discard_gain(m) - GAIN_OFFSET == run_dw(m) - min(drops), m
+    assert discard_gain(0) < min(discard_gain(m) for m in range(1, 8192))
+
+
+def test_the_suit_table_is_4_kb_and_its_gap_unused():
+    # the point of splitting each suit in halves: 4 KB of the Pico's heap, not 16
+    assert len(SUIT) == 4096
+    assert not any(SUIT[768:1024])
 
 
 # --- device frames ---------------------------------------------------------------
@@ -347,7 +361,7 @@ def test_run_table_matches_a_rank_by_rank_dp():
 _FRAMES = """
 import micropython
 from gin import melds
-from gin.meldtables import DISCARD_GAIN, RUN_DW
+from gin.meldtables import SUIT
 
 
 class Probe:
@@ -370,7 +384,7 @@ def r12(x0, x1, x2, x3, x4, x5, x6, x7, x8, _t):  # 12 words
 
 
 h = [7, 8, 16, 32]  # no rank held 3 times: the common path
-probes = [Probe(RUN_DW) for _ in range(4)] + [Probe(DISCARD_GAIN) for _ in range(2)]
+probes = [Probe(SUIT) for _ in range(6)]
 r11(0, 0, 0, 0, 0, 0, 0, 0, probes[0])
 r12(0, 0, 0, 0, 0, 0, 0, 0, 0, probes[1])
 melds.deadwood(h, probes[2])

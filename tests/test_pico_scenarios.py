@@ -3,6 +3,11 @@
 These need no emulator: they hold the inputs the runs on the emulated Pico are built from.
 """
 
+import gc
+import sys
+import types
+import weakref
+
 import savegame as sg
 from gin.match import PLAYING
 
@@ -33,3 +38,38 @@ def test_blind_play_moves_the_cursor_between_discards():
     keys = [line.split()[1] for line in check.blind_play(0, 6000)]
     assert keys[:4] == ["DRAW", "DRAW", "DISCARD", "RIGHT"]
     assert {"DRAW", "DISCARD", "RIGHT"} == set(keys)
+
+
+def test_the_probe_times_each_matchs_players_without_keeping_them_alive(monkeypatch, capsys):
+    # The game drops the computer players' modules when a match ends and loads them anew for
+    # the next one; a probe holding the classes it timed kept every old copy alive, and the
+    # check charged those 19 KB to the game from the second match on.
+    from host_tools.pico import probe_main
+
+    clock = types.SimpleNamespace(ticks_us=lambda: 0, ticks_ms=lambda: 0, ticks_diff=lambda a, b: a - b)
+    monkeypatch.setattr(probe_main, "time", clock)  # MicroPython's clock, for the timer
+
+    def a_match(calls):
+        class HardPlayer:
+            def choose(self, obs):
+                calls.append(obs)
+                return 7
+
+        sys.modules["gin.ai_hard"] = types.SimpleNamespace(HardPlayer=HardPlayer)
+        try:
+            probe_main.time_players()
+            probe_main.time_players()  # once a step: wrapped once
+        finally:
+            del sys.modules["gin.ai_hard"]
+        return HardPlayer
+
+    calls = []
+    cls = a_match(calls)
+    assert cls().choose("obs") == 7 and calls == ["obs"]  # still the player's choice
+    assert capsys.readouterr().out.startswith("PROBE decide")  # and timed
+    first = weakref.ref(cls)
+    del cls
+    second = a_match([])
+    gc.collect()
+    assert first() is None, "the probe keeps the last match's players alive"
+    assert second.choose is not first

@@ -32,7 +32,7 @@ from gin import ai_eval as E
 from gin.ai_eval import fingerprint
 from gin.ai_hard import R_DISCARD, R_KNOCK, HardPlayer
 from gin.melds import deadwood4, deadwood_after_discard4
-from gin.meldtables import RUN_DW
+from gin.meldtables import SUIT
 from gin.round import BIG_GIN, DISCARD_PHASE, DRAW, DRAW_STOCK, KNOCK, OFFER, SPREAD, TAKE_DISCARD
 
 try:
@@ -552,20 +552,21 @@ def _greedy(hh, o, skip):
                         card = s * 13 + r
             r -= 1
         return best * 64 + card
-    rd = RUN_DW
-    tot = rd[a] + rd[b] + rd[c] + rd[d]
+    t = SUIT  # a suit's run deadwood: t[m & 511] + t[m >> 5 | 512] (gin/meldtables.py)
+    tot = deadwood4(a, b, c, d)
     best = 999
     card = -1
     bv = 0
     for s in range(4):
         m = hh[o + s]
-        base = tot - rd[m]
+        base = tot - t[m & 511] - t[m >> 5 | 512]
         while m:
             bit = m & -m
             r = _LOG2[bit % 37]
             x = s * 13 + r
             if x != skip:
-                v = base + rd[hh[o + s] ^ bit]
+                v = hh[o + s] ^ bit
+                v = base + t[v & 511] + t[v >> 5 | 512]
                 if v < best or (v == best and r >= bv):
                     best = v
                     card = x

@@ -19,13 +19,13 @@ pass them.
 How the minimum is found
 ------------------------
 Within one suit and with runs only, the best cover is every maximal
-consecutive segment of 3+ cards, so a table RUN_DW[mask] (meldtables.py)
-answers a suit in one lookup.  Sets are what couple the suits, and only ranks
+consecutive segment of 3+ cards, so one table (meldtables.SUIT) answers a
+suit in two lookups, one per half of its ranks: run_dw(mask).  Sets are what couple the suits, and only ranks
 held 3 or 4 times can form one: ``trip = (a & b & (c | d)) | (c & d & (a | b))``.
-With no such rank (most random hands) the answer is four lookups.  Otherwise
+With no such rank (most random hands) the answer is eight lookups.  Otherwise
 each such rank takes one of: no set, the full set, or (4 held) a 3-set
 leaving out one card; the chosen set cards leave the suit masks and the rest
-is four lookups again.  Two cuts keep the branching small, both exchange
+is eight lookups again.  Two cuts keep the branching small, both exchange
 arguments:
 
 * no card of the rank lies in a 3-window of its suit, so none can be in a
@@ -37,9 +37,9 @@ arguments:
 which only prunes more.  The last branching rank scores its options inline.
 
 After the draw (11 cards), the best discard: for a fixed set choice, dropping
-a card from suit s saves DISCARD_GAIN[s's leftover mask] (the table holds the
-best card per mask), so the answer is min over set choices of (sum of RUN_DW)
-minus the largest gain of the four suits.  Discarding a card of a chosen set
+a card from suit s saves discard_gain(s's leftover mask) (two more lookups in
+SUIT), so the answer is min over set choices of (sum of run_dw) minus the
+largest gain of the four suits.  Discarding a card of a chosen set
 is covered by the choices themselves: breaking a 3-set is the "no set" choice
 plus a suit discard, and taking the 4th card off a 4-set costs nothing (gain
 0), which the search records when it takes a 4-set.  The first cut still holds
@@ -60,8 +60,9 @@ block per search call there (never garbage: gc.mem_alloc() is unchanged).
 best_discards, the arrangement and lay-off helpers build lists and are for
 once-per-turn use.
 
-The two tables cost 16 KB of RAM.  Ship meldtables as .mpy (mpy-cross): the
-.py source is 63 KB and compiling it on the device takes a 34 KB peak.
+The table costs 4 KB of RAM (two 8192-entry tables would take 16 KB of the
+Pico's heap).  Ship meldtables as .mpy (mpy-cross): compiling its 17 KB
+source on the device would take a peak several times that.
 
 Tie-breaks (documented contract)
 --------------------------------
@@ -82,7 +83,7 @@ except ImportError:
 
 
 from gin.cards import RANK_VALUES, GinError
-from gin.meldtables import DISCARD_GAIN, GAIN_OFFSET, RUN_DW
+from gin.meldtables import GAIN_OFFSET, SUIT
 
 _OFF = const(21)  # GAIN_OFFSET, inlined by MicroPython's compiler
 assert _OFF == GAIN_OFFSET
@@ -98,22 +99,28 @@ _POP7 = bytes([bin(i).count("1") for i in range(128)])
 # behind them are bigger and only run for hands holding 3+ of a rank.
 
 
-def deadwood(h, _rd=RUN_DW):
+def deadwood(h, _s=SUIT):
     """Least deadwood of a hand (any size) over every legal arrangement."""
     a, b, c, d = h
     if (a & b & (c | d)) | (c & d & (a | b)):
         return _sets10(a, b, c, d)
-    return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+    return (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512]
+    )  # fmt: skip
 
 
-def deadwood4(a, b, c, d, _rd=RUN_DW):
+def deadwood4(a, b, c, d, _s=SUIT):
     """deadwood() on the four suit masks directly (no list needed)."""
     if (a & b & (c | d)) | (c & d & (a | b)):
         return _sets10(a, b, c, d)
-    return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+    return (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512]
+    )  # fmt: skip
 
 
-def _sets10(a, b, c, d, t=0, _rd=RUN_DW):
+def _sets10(a, b, c, d, t=0, _s=SUIT):
     # t: the ranks held 3+ times still to decide (0 from the entry points).
     if not t:
         t = (a & b & (c | d)) | (c & d & (a | b))
@@ -139,7 +146,10 @@ def _sets10(a, b, c, d, t=0, _rd=RUN_DW):
         c &= nb
         d &= nb
         if not t:
-            return _rd[a] + _rd[b] + _rd[c] + _rd[d]
+            return (
+                _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+                + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512]
+            )  # fmt: skip
     # Branch on rank lb: no set, the full set, or a 3-set leaving out one
     # runnable card (suit k keeps its card).
     aa = a & nb
@@ -170,38 +180,45 @@ def _sets10(a, b, c, d, t=0, _rd=RUN_DW):
                 if x < v:
                     v = x
         return v
-    ra = _rd[aa]
-    rb = _rd[bb]
-    rc = _rd[cc]
-    rd = _rd[dd]
+    ra = _s[aa & 511] + _s[aa >> 5 | 512]
+    rb = _s[bb & 511] + _s[bb >> 5 | 512]
+    rc = _s[cc & 511] + _s[cc >> 5 | 512]
+    rd = _s[dd & 511] + _s[dd >> 5 | 512]
     full = ra + rb + rc + rd
-    v = _rd[a] + _rd[b] + _rd[c] + _rd[d]
+    # the suits as they are (no set), each suit's own run deadwood reused below
+    aa = _s[a & 511] + _s[a >> 5 | 512]
+    bb = _s[b & 511] + _s[b >> 5 | 512]
+    cc = _s[c & 511] + _s[c >> 5 | 512]
+    dd = _s[d & 511] + _s[d >> 5 | 512]
+    v = aa + bb + cc + dd
     if full < v:
         v = full
     if four:
         if q & 1:
-            x = full - ra + _rd[a]
+            x = full - ra + aa
             if x < v:
                 v = x
         if q & 2:
-            x = full - rb + _rd[b]
+            x = full - rb + bb
             if x < v:
                 v = x
         if q & 4:
-            x = full - rc + _rd[c]
+            x = full - rc + cc
             if x < v:
                 v = x
         if q & 8:
-            x = full - rd + _rd[d]
+            x = full - rd + dd
             if x < v:
                 v = x
     return v
 
 
 # --- best discard (11 cards) --------------------------------------------------
+# A suit's best gain is the larger of its two halves' (SUIT[m & 1023 | 1024] and
+# SUIT[m >> 2 | 2048]); the maximum over the suits is the maximum over all eight.
 
 
-def deadwood_after_discard(h, _g=DISCARD_GAIN):
+def deadwood_after_discard(h, _s=SUIT):
     """Least deadwood left after the best discard (h: 11 cards after the
     draw; any non-empty hand works)."""
     a, b, c, d = h
@@ -209,28 +226,50 @@ def deadwood_after_discard(h, _g=DISCARD_GAIN):
         return _after_discard_sets(a, b, c, d)
     # h, no longer needed, holds the best gain: one more local would cross
     # the 11 words (see above)
-    h = _g[a]
-    if _g[b] > h:
-        h = _g[b]
-    if _g[c] > h:
-        h = _g[c]
-    if _g[d] > h:
-        h = _g[d]
-    return RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d] + _OFF - h
+    h = _s[a & 1023 | 1024]
+    if _s[a >> 2 | 2048] > h:
+        h = _s[a >> 2 | 2048]
+    if _s[b & 1023 | 1024] > h:
+        h = _s[b & 1023 | 1024]
+    if _s[b >> 2 | 2048] > h:
+        h = _s[b >> 2 | 2048]
+    if _s[c & 1023 | 1024] > h:
+        h = _s[c & 1023 | 1024]
+    if _s[c >> 2 | 2048] > h:
+        h = _s[c >> 2 | 2048]
+    if _s[d & 1023 | 1024] > h:
+        h = _s[d & 1023 | 1024]
+    if _s[d >> 2 | 2048] > h:
+        h = _s[d >> 2 | 2048]
+    return (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512] + _OFF - h
+    )  # fmt: skip
 
 
-def deadwood_after_discard4(a, b, c, d, _g=DISCARD_GAIN):
+def deadwood_after_discard4(a, b, c, d, _s=SUIT):
     """deadwood_after_discard() on the four suit masks directly."""
     if (a & b & (c | d)) | (c & d & (a | b)):
         return _after_discard_sets(a, b, c, d)
-    x = _g[a]
-    if _g[b] > x:
-        x = _g[b]
-    if _g[c] > x:
-        x = _g[c]
-    if _g[d] > x:
-        x = _g[d]
-    return RUN_DW[a] + RUN_DW[b] + RUN_DW[c] + RUN_DW[d] + _OFF - x
+    x = _s[a & 1023 | 1024]
+    if _s[a >> 2 | 2048] > x:
+        x = _s[a >> 2 | 2048]
+    if _s[b & 1023 | 1024] > x:
+        x = _s[b & 1023 | 1024]
+    if _s[b >> 2 | 2048] > x:
+        x = _s[b >> 2 | 2048]
+    if _s[c & 1023 | 1024] > x:
+        x = _s[c & 1023 | 1024]
+    if _s[c >> 2 | 2048] > x:
+        x = _s[c >> 2 | 2048]
+    if _s[d & 1023 | 1024] > x:
+        x = _s[d & 1023 | 1024]
+    if _s[d >> 2 | 2048] > x:
+        x = _s[d >> 2 | 2048]
+    return (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512] + _OFF - x
+    )  # fmt: skip
 
 
 def _after_discard_sets(a, b, c, d, _p=_POP7):
@@ -263,25 +302,48 @@ def _after_discard_sets(a, b, c, d, _p=_POP7):
     return best
 
 
-def _leaf11(a, b, c, d, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
+def _leaf11(a, b, c, d, f, _s=SUIT, _off=GAIN_OFFSET):
     # f: best gain code already available (GAIN_OFFSET once a 4-set is taken:
     # its 4th card goes for free), else 0.
-    x = _g[a]
-    if x < f:
-        x = f
-    y = _g[b]
+    x = f
+    y = _s[a & 1023 | 1024]
     if y > x:
         x = y
-    y = _g[c]
+    y = _s[a >> 2 | 2048]
     if y > x:
         x = y
-    y = _g[d]
+    y = _s[b & 1023 | 1024]
     if y > x:
         x = y
-    return _rd[a] + _rd[b] + _rd[c] + _rd[d] + _off - x
+    y = _s[b >> 2 | 2048]
+    if y > x:
+        x = y
+    y = _s[c & 1023 | 1024]
+    if y > x:
+        x = y
+    y = _s[c >> 2 | 2048]
+    if y > x:
+        x = y
+    y = _s[d & 1023 | 1024]
+    if y > x:
+        x = y
+    y = _s[d >> 2 | 2048]
+    if y > x:
+        x = y
+    return (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512] + _off - x
+    )  # fmt: skip
 
 
-def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
+def _gain(m, _s=SUIT):
+    # A suit's best gain code (the branch below is rare: a 4-set with a runnable card).
+    x = _s[m & 1023 | 1024]
+    y = _s[m >> 2 | 2048]
+    return y if y > x else x
+
+
+def _sets11(a, b, c, d, t, f, _s=SUIT, _off=GAIN_OFFSET):
     while True:
         lb = t & -t
         t ^= lb
@@ -334,34 +396,63 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 if x < v:
                     v = x
         return v
-    # Last branching rank: score every option inline (no calls).  The four suit branches
-    # below are deliberately unrolled: a loop over the suits costs the hot path on a Pico.
-    x = _g[a]
-    if x < f:
-        x = f
-    y = _g[b]
+    # Last branching rank: score every option inline (no calls but the rare 4-set's gains).  The
+    # four suit branches are deliberately unrolled: a loop over the suits costs the hot path
+    # on a Pico.
+    x = f
+    y = _s[a & 1023 | 1024]
     if y > x:
         x = y
-    y = _g[c]
+    y = _s[a >> 2 | 2048]
     if y > x:
         x = y
-    y = _g[d]
+    y = _s[b & 1023 | 1024]
     if y > x:
         x = y
-    v = _rd[a] + _rd[b] + _rd[c] + _rd[d] - x
-    ra = _rd[aa]
-    rb = _rd[bb]
-    rc = _rd[cc]
-    rd = _rd[dd]
+    y = _s[b >> 2 | 2048]
+    if y > x:
+        x = y
+    y = _s[c & 1023 | 1024]
+    if y > x:
+        x = y
+    y = _s[c >> 2 | 2048]
+    if y > x:
+        x = y
+    y = _s[d & 1023 | 1024]
+    if y > x:
+        x = y
+    y = _s[d >> 2 | 2048]
+    if y > x:
+        x = y
+    v = (
+        _s[a & 511] + _s[a >> 5 | 512] + _s[b & 511] + _s[b >> 5 | 512]
+        + _s[c & 511] + _s[c >> 5 | 512] + _s[d & 511] + _s[d >> 5 | 512] - x
+    )  # fmt: skip
+    ra = _s[aa & 511] + _s[aa >> 5 | 512]
+    rb = _s[bb & 511] + _s[bb >> 5 | 512]
+    rc = _s[cc & 511] + _s[cc >> 5 | 512]
+    rd = _s[dd & 511] + _s[dd >> 5 | 512]
     full = ra + rb + rc + rd
-    ga = _g[aa]
-    gb = _g[bb]
-    gc = _g[cc]
-    gd = _g[dd]
+    ga = _s[aa & 1023 | 1024]
+    x = _s[aa >> 2 | 2048]
+    if x > ga:
+        ga = x
+    gb = _s[bb & 1023 | 1024]
+    x = _s[bb >> 2 | 2048]
+    if x > gb:
+        gb = x
+    gc = _s[cc & 1023 | 1024]
+    x = _s[cc >> 2 | 2048]
+    if x > gc:
+        gc = x
+    gd = _s[dd & 1023 | 1024]
+    x = _s[dd >> 2 | 2048]
+    if x > gd:
+        gd = x
     if four:
         # max gain of the removed suits but one, each floored by f
         if q & 1:
-            x = _g[a]
+            x = _gain(a)
             if x < f:
                 x = f
             if gb > x:
@@ -370,11 +461,11 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 x = gc
             if gd > x:
                 x = gd
-            x = full - ra + _rd[a] - x
+            x = full - ra + _s[a & 511] + _s[a >> 5 | 512] - x
             if x < v:
                 v = x
         if q & 2:
-            x = _g[b]
+            x = _gain(b)
             if x < f:
                 x = f
             if ga > x:
@@ -383,11 +474,11 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 x = gc
             if gd > x:
                 x = gd
-            x = full - rb + _rd[b] - x
+            x = full - rb + _s[b & 511] + _s[b >> 5 | 512] - x
             if x < v:
                 v = x
         if q & 4:
-            x = _g[c]
+            x = _gain(c)
             if x < f:
                 x = f
             if ga > x:
@@ -396,11 +487,11 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 x = gb
             if gd > x:
                 x = gd
-            x = full - rc + _rd[c] - x
+            x = full - rc + _s[c & 511] + _s[c >> 5 | 512] - x
             if x < v:
                 v = x
         if q & 8:
-            x = _g[d]
+            x = _gain(d)
             if x < f:
                 x = f
             if ga > x:
@@ -409,7 +500,7 @@ def _sets11(a, b, c, d, t, f, _rd=RUN_DW, _g=DISCARD_GAIN, _off=GAIN_OFFSET):
                 x = gb
             if gc > x:
                 x = gc
-            x = full - rd + _rd[d] - x
+            x = full - rd + _s[d & 511] + _s[d >> 5 | 512] - x
             if x < v:
                 v = x
         f = _off

@@ -58,8 +58,10 @@ def build(entries: list[Entry], build_dir: Path = DEFAULT_BUILD, *, quiet: bool 
             if e.compiled or out.read_bytes() == e.source.read_bytes():
                 continue
         if e.compiled:
-            # the source name is what tracebacks on the board show
-            compile_mpy(e.source, out, e.device[: -len(".mpy")] + ".py", tool)
+            # The source name is what tracebacks on the board show.  The file's own path: the
+            # import already interns it (as __file__), and every name interned is heap the Pico
+            # never gets back; "ui/table.py" beside it cost a qstr per module.
+            compile_mpy(e.source, out, e.device, tool)
         else:
             shutil.copyfile(e.source, out)
             if out.stat().st_size > TINY_ENTRY_BYTES and not quiet:
