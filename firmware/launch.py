@@ -137,17 +137,12 @@ def main(safe=None):
     resuming = _has_save(hw)
     # The title on the glass first: the app, the rules core and the computer players take a
     # while to load (ui/splash.py).
-    from ui.splash import show_title
-
-    show_title(hw.display, resuming)
-    drop_module("ui.splash")
+    _splash(hw.display, resuming)
     deliberate = pico.was_deliberate(hw.storage)
     hung = pico.woke_from_watchdog() and not deliberate
     if hung:
         hw.log("--- watchdog reset: the loop hung")
-    from device.bootguard import BootGuard
-
-    guard = BootGuard(hw.storage)
+    guard = _boot_guard(hw.storage)
     note = guard.start(hung)  # decides (and sets a failing save aside); writes nothing yet
     if guard.set_aside:
         hw.log("--- the app failed twice at start-up: set aside " + " ".join(guard.set_aside))
@@ -192,8 +187,9 @@ def main(safe=None):
             while ms > 0 and not ready():
                 time.sleep_ms(1)
                 ms -= 1
-            if guard.early:  # the first moments: a failure now counts towards setting the save aside
+            if guard is not None:  # the first moments: a failure counts towards setting the save aside
                 if not guard.tick(time.ticks_diff(time.ticks_ms(), t0)):
+                    guard = None  # main() runs for good: a name held here keeps a module alive
                     drop_module("device.bootguard")
             ms = step()
     except KeyboardInterrupt:
@@ -203,8 +199,24 @@ def main(safe=None):
         print("Stopped: the REPL is yours.")
     except Exception as e:
         app = step = None  # the game is saved at every move: let it go, its memory is the crash's
-        guard.failed()
+        if guard is not None:
+            guard.failed()
         crash(hw, e, lambda: pico.restart(hw.storage), canvas)
+
+
+def _splash(display, resuming):
+    # In a function of its own: main() never returns, and a name bound in its frame (the
+    # function imported) would keep the dropped module alive for good.
+    from ui.splash import show_title
+
+    show_title(display, resuming)
+    drop_module("ui.splash")
+
+
+def _boot_guard(storage):
+    from device.bootguard import BootGuard  # the instance keeps it until main() lets go of it
+
+    return BootGuard(storage)
 
 
 def _gc_every(n):

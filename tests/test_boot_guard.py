@@ -18,7 +18,7 @@ def _saved_game(tmp_path):
     return rec
 
 
-def _boot(machine, monkeypatch, run_ms=0):  # noqa: F811 (the fixture)
+def power_on(machine, monkeypatch, run_ms=0):  # noqa: F811 (the fixture)
     """One power-on of main.main(): 'reset' when it restarts, else the App it ran (stopped by Ctrl-C)."""
     import app as appmod
     import launch as main
@@ -59,10 +59,10 @@ def test_a_save_that_crashes_the_resume_twice_is_set_aside(machine, tmp_path, mo
         raise RuntimeError("injected: resume fails")
 
     monkeypatch.setattr(appmod.App, "continue_game", broken)
-    assert _boot(machine, monkeypatch)[0] == "reset"  # the first failure restarts into the same save
+    assert power_on(machine, monkeypatch)[0] == "reset"  # the first failure restarts into the same save
     machine.cause = machine.WDT_RESET  # machine.reset() is a watchdog reset on the RP2040
-    assert _boot(machine, monkeypatch)[0] == "reset"  # the second too
-    outcome, a = _boot(machine, monkeypatch, run_ms=bootguard.STABLE_MS + 500)
+    assert power_on(machine, monkeypatch)[0] == "reset"  # the second too
+    outcome, a = power_on(machine, monkeypatch, run_ms=bootguard.STABLE_MS + 500)
     assert outcome == "ran"  # the third boot comes up: no loop
     assert a.match is None and a.view.sid == 0  # at the title
     assert a.msg == bootguard.MSG_SET_ASIDE and len(a.msg) <= 21
@@ -90,8 +90,8 @@ def test_one_failure_is_not_enough_and_a_good_boot_forgets_it(machine, tmp_path,
         return real(self)
 
     monkeypatch.setattr(appmod.App, "continue_game", flaky)
-    assert _boot(machine, monkeypatch)[0] == "reset"
-    outcome, a = _boot(machine, monkeypatch, run_ms=bootguard.STABLE_MS + 500)
+    assert power_on(machine, monkeypatch)[0] == "reset"
+    outcome, a = power_on(machine, monkeypatch, run_ms=bootguard.STABLE_MS + 500)
     assert outcome == "ran" and a.match is not None  # resumed: one failure sets nothing aside
     assert (tmp_path / sg.GAME_FILE).exists() and not (tmp_path / "game.bad").exists()
     assert not (tmp_path / bootguard.STRIKES_FILE).exists()
@@ -159,13 +159,13 @@ def test_a_deliberate_restart_is_not_logged_as_a_hang(machine, tmp_path, monkeyp
     with pytest.raises(SystemExit):
         pico.restart()  # what the crash handler and hw.reset() do
     machine.cause = machine.WDT_RESET  # and the RP2040 reports it as the watchdog's
-    outcome, _a = _boot(machine, monkeypatch, run_ms=100)
+    outcome, _a = power_on(machine, monkeypatch, run_ms=100)
     assert outcome == "ran"
     log = (tmp_path / pico.LOG_FILE).read_bytes() if (tmp_path / pico.LOG_FILE).exists() else b""
     assert b"hung" not in log
     # Ctrl-C (mpremote stopping the game before its reset) flags the coming reset too
     machine.cause = machine.WDT_RESET
-    _boot(machine, monkeypatch, run_ms=100)
+    power_on(machine, monkeypatch, run_ms=100)
     log = (tmp_path / pico.LOG_FILE).read_bytes() if (tmp_path / pico.LOG_FILE).exists() else b""
     assert b"hung" not in log
     del main
@@ -176,7 +176,7 @@ def test_a_real_hang_is_logged(machine, tmp_path, monkeypatch):  # noqa: F811 (t
     from device import pico
 
     machine.cause = machine.WDT_RESET  # no flag: the watchdog fired by itself
-    outcome, _a = _boot(machine, monkeypatch, run_ms=100)
+    outcome, _a = power_on(machine, monkeypatch, run_ms=100)
     assert b"watchdog reset: the loop hung" in (tmp_path / pico.LOG_FILE).read_bytes()
 
 
@@ -237,7 +237,7 @@ def test_the_first_frame_comes_before_the_guards_flag(machine, tmp_path, monkeyp
         return real_show(self, buf)
 
     monkeypatch.setattr(pico.Display, "show", show)
-    _boot(machine, monkeypatch, run_ms=100)
+    power_on(machine, monkeypatch, run_ms=100)
     kinds = [k for k, name in seen if k == "frame" or name == bootguard.STRIKES_FILE]
     assert "write" in kinds and kinds.index("write") >= 2, seen  # the splash and the title menu first
 
@@ -258,3 +258,41 @@ def test_an_out_of_memory_crash_says_so_on_the_glass(machine, tmp_path, monkeypa
     oom = bytes(launch.crash_frame(launch.one_line(e), 0, None, True).buf)
     assert frames[0] == oom != bytes(launch.crash_frame(launch.one_line(e)).buf)
     assert launch.crash_reserve is None  # the reserve went to the crash path
+
+
+def test_the_running_loop_holds_nothing_of_the_modules_the_start_let_go(machine, tmp_path, monkeypatch):  # noqa: F811 (the fixture)
+    # main() never returns: whatever its frame names stays alive, and on the Pico a function, a
+    # class or an instance keeps its whole module (code, constants) in the heap after
+    # drop_module.  Once the first moments are over, the splash and the boot guard are done.
+    import inspect
+    import sys
+
+    import app as appmod
+    import launch
+
+    monkeypatch.chdir(tmp_path)  # the board's flash: saves, strikes, reset.flag
+    held = []
+    real_init = appmod.App.__init__
+
+    def init(self, hw, resume=False):
+        real_init(self, hw, resume)
+        real_step = self.step
+        t0 = machine.clock["ms"]
+
+        def step():
+            if machine.clock["ms"] - t0 >= bootguard.STABLE_MS + 500:
+                frame = inspect.currentframe().f_back  # launch.main's, which calls step()
+                assert frame.f_code.co_name == "main"
+                for name, v in frame.f_locals.items():
+                    home = getattr(v, "__module__", None) or type(v).__module__
+                    if home in ("ui.splash", "device.bootguard"):
+                        held.append(name)
+                raise KeyboardInterrupt
+            return real_step()
+
+        self.step = step
+
+    monkeypatch.setattr(appmod.App, "__init__", init)
+    launch.main()
+    assert held == [], held
+    assert "device.bootguard" not in sys.modules and "ui.splash" not in sys.modules
