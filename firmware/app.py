@@ -32,6 +32,11 @@ from ui.draw import banner, scroll_ms
 from ui.screens import TITLE
 
 try:
+    from binascii import crc32 as _crc32
+except ImportError:  # a port without it keeps no title card
+    _crc32 = None
+
+try:
     from micropython import const
 except ImportError:  # CPython
 
@@ -87,6 +92,7 @@ class App:
         self.standing = None  # the link's standing line, while it is the message shown
         self.frames = 0
         self._drawn = None  # the view whose full frame the canvas holds
+        self._card_crc = None  # the title frame last kept for the next boot (ui/titlecard.py)
         self.led_on = False
         self.games = Games(self)  # the matches: started, continued, saved, left (games.py)
         self.apply_contrast()
@@ -459,7 +465,26 @@ class App:
         if not d.show(c.buf):
             ms = RETRY_MS  # offer the frame again: the display may come back
             self._drawn = None  # and whole: the panel didn't get this one
+        elif v.sid == TITLE and not v.sel and self.msg is None and not self.has_save:
+            self._keep_title(c.buf)
         self.redraw_at = now + ms if ms else None
+
+    def _keep_title(self, frame):
+        """The title as a boot without a match in progress first draws it: kept on the flash,
+        so that boot shows it at once (ui/titlecard.py).  Read and written only when it changes."""
+        if _crc32 is None:
+            return
+        crc = _crc32(frame)
+        if crc == self._card_crc:
+            return
+        self._card_crc = crc
+        from ui.titlecard import keep
+
+        try:
+            keep(self.hw.storage, frame)
+        except OSError:  # a full or worn flash: the next boot shows "Loading" instead
+            pass
+        drop_module("ui.titlecard")
 
     def _led(self, now):
         if self.hw.display.present:

@@ -34,6 +34,7 @@ except (ImportError, AttributeError):  # CPython
 
 WDT_MS = 8000  # the RP2040's longest is 8.3 s
 NOTE_MS = 60000  # "Save set aside" stays until a button is pressed (or a minute passes)
+CARD_FILE = "title.card"  # ui/titlecard.py's: the title kept for the next boot
 RESUME_GC_BYTES = 8192  # a collection after every 8 KB allocated while a saved game resumes
 # Held from boot, let go when a crash needs room: enough to reach free_for_crash's collection
 # (its list of modules, a frame or two); the game's modules it drops then give back tens of KB
@@ -136,8 +137,10 @@ def main(safe=None):
         crash_reserve = None
     resuming = _has_save(hw)
     # The title on the glass first: the app, the rules core and the computer players take a
-    # while to load (ui/splash.py).
-    _splash(hw.display, resuming)
+    # while to load.  The title the app kept last time when it is still the one it will draw
+    # (ui/titlecard.py), else the splash (ui/splash.py).
+    if resuming or not _kept_title(hw):
+        _splash(hw.display, resuming)
     deliberate = pico.was_deliberate(hw.storage)
     hung = pico.woke_from_watchdog() and not deliberate
     if hung:
@@ -211,6 +214,21 @@ def _splash(display, resuming):
 
     show_title(display, resuming)
     drop_module("ui.splash")
+
+
+def _kept_title(hw):
+    # One look-up before loading the module: a flash without a card (the first boot after a
+    # deploy) pays only that.  The name is ui.titlecard.CARD_FILE (tests/test_titlecard.py).
+    try:
+        if not hw.storage.exists(CARD_FILE):
+            return False
+    except Exception:  # noqa: BLE001 - a strange flash: no card, the splash
+        return False
+    from ui.titlecard import show
+
+    shown = show(hw.storage, hw.display)
+    drop_module("ui.titlecard")
+    return shown
 
 
 def _boot_guard(storage):

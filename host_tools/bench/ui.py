@@ -57,7 +57,7 @@ MODULE_ORDER = (
 
 
 # What main.py imports before it puts the title on the glass (the rest loads after it).
-PRE_TITLE = ("device.pico", "ui.splash")
+PRE_TITLE = ("device.pico", "ui.titlecard", "ui.splash")  # the card, or the splash without one
 
 
 def import_closure(names) -> list[str]:

@@ -65,6 +65,20 @@ def game_record(mode: int, level: int, seed: int = 2021, moves: int = 24) -> byt
     return fs.files[GAME_FILE]
 
 
+def title_card(settings: bytes) -> bytes:
+    """title.card as the app keeps it once it has drawn its title on a flash holding these
+    settings: what the next boot shows before the app is loaded (firmware/ui/titlecard.py)."""
+    from app import App
+    from savegame import SETTINGS_FILE
+    from ui.titlecard import CARD_FILE
+
+    from host_tools.hw.fake_hw import FakeHw
+
+    hw = FakeHw(files={SETTINGS_FILE: settings})
+    App(hw, True).step()
+    return hw.fs.files[CARD_FILE]
+
+
 # --- button timelines (emulated ms since power-on) ----------------------------------------------
 
 
@@ -128,6 +142,9 @@ class Scenario:
     link_faults: list[str] | None = None  # for a link run: run_link.mjs's fault options
     link: bool = False
     resume: bool = False  # boot with a match saved mid-hand (game_record): the start after a power cut
+    kept_title: bool = (
+        False  # boot with the title the app kept last time (title_card): every boot but the first
+    )
 
 
 def scenarios(quick: bool, minutes: float) -> list[Scenario]:
@@ -135,11 +152,12 @@ def scenarios(quick: bool, minutes: float) -> list[Scenario]:
     if quick:
         return [
             Scenario("boot", 3000, probe=False),
+            Scenario("boot-kept", 3000, probe=False, kept_title=True),
             Scenario("hard", 20000, level=2, buttons=blind_play(1500, 20000)),
             Scenario("crash", 14000, buttons=blind_play(1500, 4000), fill_heap=True),
             Scenario("link", 45000, LINK, link=True),
         ]
-    out = [Scenario("boot", 3000, probe=False)]
+    out = [Scenario("boot", 3000, probe=False), Scenario("boot-kept", 3000, probe=False, kept_title=True)]
     quarter = max(play_ms // 4, 60000)
     for i, lv in enumerate(LEVELS):
         ms = play_ms if lv == "expert" else quarter
@@ -257,7 +275,8 @@ def judge(sc: Scenario, f: Figures, budget: bool) -> None:
             f.problems.append(f"heap: largest free block {f.min_block()} B at worst, budget {MIN_BLOCK}")
         if f.decisions and max(f.decisions) > MAX_DECISION_MS:
             f.problems.append(f"a computer decision took {max(f.decisions)} ms, budget {MAX_DECISION_MS}")
-    if budget and sc.name == "boot" and (f.boot_ms is None or f.boot_ms > MAX_BOOT_MS):
+    # The budget is for a boot like every one but the first after a deploy: with the title kept.
+    if budget and sc.kept_title and (f.boot_ms is None or f.boot_ms > MAX_BOOT_MS):
         f.problems.append(f"boot -> title {f.boot_ms} ms, budget {MAX_BOOT_MS}")
 
 
@@ -279,6 +298,10 @@ def run_scenario(sc: Scenario, fs_root: Path, budget: bool) -> list[Figures]:
     files = {"PROBE_FILL": b"1"} if sc.fill_heap else {}
     if sc.resume:
         files["game.sav"] = game_record(sc.mode, sc.level)
+    if sc.kept_title:
+        from ui.titlecard import CARD_FILE
+
+        files[CARD_FILE] = title_card(settings_record(sc.mode, sc.level))
     fs = emu.build_fs(
         fs_root / sc.name, settings=settings_record(sc.mode, sc.level), files=files, probe=sc.probe
     )
@@ -302,7 +325,7 @@ def table(figs: list[Figures]) -> str:
     for f in figs:
         dec = f"{statistics.median(f.decisions):.0f} / {max(f.decisions)}" if f.decisions else "-"
         pr = f"{statistics.median(f.presses):.1f} / {max(f.presses):.1f}" if f.presses else "-"
-        boot = f"{f.boot_ms:.0f}" if f.boot_ms is not None and f.name == "boot" else "-"
+        boot = f"{f.boot_ms:.0f}" if f.boot_ms is not None and f.name.startswith("boot") else "-"
         res = "ok" if not f.problems else "; ".join(f.problems)[:300]
         rows.append(
             f"| {f.name} | {len(f.samples)} | {kb(f.min_free())} | {kb(f.min_block())} | {dec} | {pr} | {boot} | {res} |"
