@@ -482,8 +482,8 @@ class App:
 
         try:
             keep(self.hw.storage, frame)
-        except OSError:  # a full or worn flash: the next boot shows "Loading" instead
-            pass
+        except Exception:  # noqa: BLE001 - a full flash, a full heap: the card is only a shortcut
+            pass  # (the title is on the glass already; the next boot says "Loading" first)
         drop_module("ui.titlecard")
 
     def _led(self, now):

@@ -4,6 +4,7 @@ title the app will draw, never when it isn't, and nothing a damaged card can do 
 import savegame as sg
 from device.storage import FileStorage, MemFS
 from ui import titlecard as tc
+from ui.screens import TITLE
 
 from test_boot_guard import power_on
 from test_device_glue import board as machine  # noqa: F401  (the fake `machine` fixture, by this name)
@@ -107,3 +108,25 @@ def test_a_boot_with_a_match_in_progress_goes_to_the_table_not_the_card(machine,
     assert shown and shown[0] != tc.frame_of(
         card, card[5 : 5 + card[4]]
     )  # yet the boot said "Back to your game"
+
+
+def test_a_card_that_cant_be_kept_costs_the_title_nothing():
+    # a full flash, or a heap too broken up to read the old card: the title stays, nothing raises
+    from app import App
+
+    from host_tools.hw.fake_hw import FakeHw
+
+    for trouble in (OSError(28, "no space left"), MemoryError("memory allocation failed")):
+        hw = FakeHw()
+        real_read = hw.storage.read
+
+        def read(name, limit=None, trouble=trouble, real_read=real_read):
+            if name == tc.CARD_FILE:
+                raise trouble
+            return real_read(name, limit)
+
+        hw.storage.read = read
+        app = App(hw)
+        app.step()
+        assert app.view.sid == TITLE and hw.display.shows == 1
+        assert tc.CARD_FILE not in hw.fs.files
