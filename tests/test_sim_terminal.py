@@ -219,7 +219,7 @@ def test_play_in_tmux_and_the_terminal_comes_back(tmp_path):
     tm = Tmux(f"gin-sim-test-{os.getpid()}")
     cmd = (
         f"cd {ROOT} && {sys.executable} -m host_tools.simulator --save-dir {tmp_path} --seed 7; "
-        "echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)'; sleep 60"
+        "echo EXIT=$?; stty -a | tr ' ;' '\\n\\n' | grep -xE -- '-?(icanon|echo)'; echo STTY-SHOWN; sleep 60"
     )
     tm("-f", "/dev/null", "new-session", "-d", "-s", "sim", "-x", "140", "-y", "42", cmd)
     try:
@@ -239,8 +239,9 @@ def test_play_in_tmux_and_the_terminal_comes_back(tmp_path):
         tm("send-keys", "-t", "sim", "q")
         tm.wait_for("Quit?")
         tm("send-keys", "-t", "sim", "y")
-        shown = tm.wait_for("EXIT=0")
-        assert "Game saved in" in shown
+        # the terminal's modes come a moment after EXIT=0 (a loaded machine: not yet on the pane)
+        shown = tm.wait_for("STTY-SHOWN")
+        assert "Game saved in" in shown and "EXIT=0" in shown
         lines = shown.split("EXIT=0", 1)[1]
         assert re.search(r"(?m)^icanon$", lines) and re.search(r"(?m)^echo$", lines)
         assert tm("display", "-p", "-t", "sim", "#{alternate_on} #{cursor_flag}").split() == ["0", "1"]
