@@ -55,12 +55,13 @@ def test_the_probe_times_each_matchs_players_without_keeping_them_alive(monkeypa
                 calls.append(obs)
                 return 7
 
-        sys.modules["gin.ai_hard"] = types.SimpleNamespace(HardPlayer=HardPlayer)
-        try:
+        # only this match's players where the probe looks: the real ones stay as they are
+        with monkeypatch.context() as m:
+            m.setitem(sys.modules, "gin.ai", types.SimpleNamespace())
+            m.setitem(sys.modules, "gin.ai_expert", types.SimpleNamespace())
+            m.setitem(sys.modules, "gin.ai_hard", types.SimpleNamespace(HardPlayer=HardPlayer))
             probe_main.time_players()
             probe_main.time_players()  # once a step: wrapped once
-        finally:
-            del sys.modules["gin.ai_hard"]
         return HardPlayer
 
     calls = []
@@ -72,4 +73,4 @@ def test_the_probe_times_each_matchs_players_without_keeping_them_alive(monkeypa
     second = a_match([])
     gc.collect()
     assert first() is None, "the probe keeps the last match's players alive"
-    assert second.choose is not first
+    assert second().choose("obs") == 7 and capsys.readouterr().out.startswith("PROBE decide")
