@@ -94,14 +94,7 @@ def free_for_crash():
         for name in list(sys.modules):
             top = name.split(".")[0]
             if top in _CRASH_DROPS and name not in _CRASH_KEEPS:
-                sys.modules.pop(name, None)
-                cut = name.rfind(".")
-                pkg = sys.modules.get(name[:cut]) if cut > 0 else None
-                if pkg is not None:  # a package that stays (ui) would keep the module alive
-                    try:
-                        delattr(pkg, name[cut + 1 :])
-                    except (AttributeError, TypeError):
-                        pass
+                drop_module(name)  # out of its package too: ui stays, and would keep it alive
     gc.collect()
 
 

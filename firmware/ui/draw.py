@@ -27,6 +27,12 @@ def verb(name, you, other):
 TITLE_BAR = "\u2663\u2662 GIN RUMMY \u2661\u2660"
 
 
+def title_bar(c):
+    """The title's inverted bar, rows 0-8."""
+    c.fill_rect(0, 0, W, 9, 1)
+    center(c, TITLE_BAR, 1, NORMAL, 0)
+
+
 def card_str(c):
     """Rank and suit glyph: '7♡', '⑩♠' (red suits are drawn hollow)."""
     return RANK_CHARS[c % 13] + SUIT_CHARS[c // 13]

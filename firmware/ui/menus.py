@@ -8,7 +8,7 @@ from gin.levels import LEVELS
 from gin.rules import FIELDS, PRESET_TITLES
 from modes import CONNECTS, HINTS, LEVELED, MODES, has
 from ui import keys
-from ui.draw import TITLE_BAR, center, choice_row, header, legend, level_title, menu
+from ui.draw import center, choice_row, header, legend, level_title, menu, title_bar
 from ui.font import NORMAL
 from ui.screens import (
     FROM_MENU,
@@ -213,8 +213,7 @@ class Title(Menu):
             center(c, "in progress?", 18, NORMAL)
             center(c, self.ask, 27, NORMAL)
             return 37
-        c.fill_rect(0, 0, 128, 9, 1)  # the bar the boot screen showed (ui/splash.py)
-        c.text(TITLE_BAR, (128 - c.text_width(TITLE_BAR, NORMAL)) // 2, 1, 0, NORMAL)
+        title_bar(c)  # the bar the boot screen showed (ui/splash.py)
         return 10
 
     def legend_slots(self, app):

@@ -8,14 +8,13 @@ up, has the same bar at the top, so the screen fills in instead of changing.
 """
 
 from ui.canvas import Canvas
-from ui.draw import TITLE_BAR, center
-from ui.font import NORMAL, SMALL
+from ui.draw import center, title_bar
+from ui.font import SMALL
 
 
 def title_frame(resuming):
     c = Canvas()
-    c.fill_rect(0, 0, 128, 9, 1)
-    center(c, TITLE_BAR, 1, NORMAL, 0)
+    title_bar(c)
     center(c, "Back to your game\u2026" if resuming else "Loading\u2026", 30, SMALL)
     return c
 
