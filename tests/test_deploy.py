@@ -342,7 +342,9 @@ def test_the_real_firmware_deploys_and_imports_under_micropython(tmp_path, board
     # module the game loads at run time is one that deploy put there.
     fw_mods = {e.module for e in entries if e.module}
     hw = tmp_path / "fake_hw.py"
-    hw.write_text((ROOT / "host_tools" / "hw" / "fake_hw.py").read_text())
+    # read by the firmware's constants folded in, as the deployed modules are (deploy/fold.py)
+    fake = (ROOT / "host_tools" / "hw" / "fake_hw.py").read_text()
+    hw.write_text(compile.folded_sources(entries, {"fake_hw": fake})["fake_hw"])
     r = mpremote(
         board.url,
         "cp", str(hw), ":fake_hw.py", "+",

@@ -6,10 +6,12 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from host_tools.deploy import DEFAULT_BUILD, DeployError
 from host_tools.deploy.closure import Entry
+from host_tools.deploy.fold import fold
 
 TINY_ENTRY_BYTES = 8192  # entry files are compiled on the device at every boot
 
@@ -44,32 +46,38 @@ def compile_mpy(source: Path, out: Path, name: str, tool: str | None = None) -> 
 
 
 def build(entries: list[Entry], build_dir: Path = DEFAULT_BUILD, *, quiet: bool = False) -> list[Path]:
-    """Compile into build_dir, a mirror of the board's flash; returns the files compiled now."""
+    """Compile into build_dir, a mirror of the board's flash; returns the files that changed.
+
+    The modules are compiled after the link step (host_tools/deploy/fold.py): a change to one
+    module's constants changes the code of the modules that read them, so every module is
+    compiled each time and a file is replaced only when its bytes differ."""
     build_dir = Path(build_dir)
     build_dir.mkdir(parents=True, exist_ok=True)
     tool = mpy_cross_binary()
-    tool_mtime = Path(tool).stat().st_mtime
+    folded = folded_sources(entries)
     made: list[Path] = []
     wanted = {e.device for e in entries}
-    for e in entries:
-        out = build_dir / e.device
-        out.parent.mkdir(parents=True, exist_ok=True)
-        if out.exists() and out.stat().st_mtime >= max(e.source.stat().st_mtime, tool_mtime):
-            if e.compiled or out.read_bytes() == e.source.read_bytes():
+    with tempfile.TemporaryDirectory() as tmp:
+        for e in entries:
+            out = build_dir / e.device
+            out.parent.mkdir(parents=True, exist_ok=True)
+            if e.compiled:
+                # The source name is what tracebacks on the board show.  The file's own path: the
+                # import already interns it (as __file__), and every name interned is heap the
+                # Pico never gets back; "ui/table.py" beside it cost a qstr per module.
+                src = Path(tmp) / "src.py"
+                src.write_text(folded[e.module])
+                fresh = Path(tmp) / "out.mpy"
+                compile_mpy(src, fresh, e.device, tool)
+                data = fresh.read_bytes()
+            else:
+                data = e.source.read_bytes()
+            if out.exists() and out.read_bytes() == data:
                 continue
-        if e.compiled:
-            # The source name is what tracebacks on the board show.  The file's own path: the
-            # import already interns it (as __file__), and every name interned is heap the Pico
-            # never gets back; "ui/table.py" beside it cost a qstr per module.
-            compile_mpy(e.source, out, e.device, tool)
-        else:
-            shutil.copyfile(e.source, out)
-            if out.stat().st_size > TINY_ENTRY_BYTES and not quiet:
-                print(
-                    f"note: {e.device} is {out.stat().st_size} bytes; it is compiled at every boot",
-                    file=sys.stderr,
-                )
-        made.append(out)
+            out.write_bytes(data)
+            if not e.compiled and len(data) > TINY_ENTRY_BYTES and not quiet:
+                print(f"note: {e.device} is {len(data)} bytes; it is compiled at every boot", file=sys.stderr)
+            made.append(out)
     # The build tree is exactly the deploy set: drop what the closure no longer has.
     for p in sorted(build_dir.rglob("*"), reverse=True):
         rel = str(p.relative_to(build_dir)).replace(os.sep, "/")
@@ -78,3 +86,20 @@ def build(entries: list[Entry], build_dir: Path = DEFAULT_BUILD, *, quiet: bool 
         elif p.is_dir() and not any(p.iterdir()):
             p.rmdir()
     return made
+
+
+def folded_sources(entries: list[Entry], extra: dict[str, str] | None = None) -> dict[str, str]:
+    """{module: its source with the firmware's constants folded in} for the compiled entries.
+
+    extra: {module: source} of host code compiled to run against the deployed firmware (the
+    tests' fake hardware): it reads the constants as the firmware does, folded, since the
+    deployed modules may no longer define them."""
+    modules = {e.module: e.source.read_text() for e in entries if e.compiled}
+    stay_source = {e.device: e.source.read_text() for e in entries if not e.compiled}
+    out = fold(modules, stay_source)
+    if extra:
+        # Folded against the firmware but without a say in what it keeps: the deploy's set is
+        # the one above, whatever host code runs on it.
+        with_extra = fold({**modules, **extra}, stay_source)
+        out.update({m: with_extra[m] for m in extra})
+    return out

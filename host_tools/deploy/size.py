@@ -17,7 +17,7 @@ from host_tools.deploy import DEFAULT_BUILD, ROOT, DeployError
 from host_tools.deploy.board import Board, program
 from host_tools.deploy.closure import import_closure
 from host_tools.deploy.commands import blocks_of, survey
-from host_tools.deploy.compile import build, compile_mpy
+from host_tools.deploy.compile import build, compile_mpy, folded_sources
 from host_tools.deploy.rp2 import BLOCK, DRIVER, PICO_FS_BYTES, PICO_HEAP_FREE
 
 # The host tests' fake hardware runs the app on the emulated board: no display or pins needed.
@@ -61,14 +61,17 @@ def _play_commands(samples: int, step_ms: int) -> list[str]:
     return cmds[:-1]
 
 
-def emulated_ram(build_dir: Path, samples: int = 30, step_ms: int = 2000) -> dict:
+def emulated_ram(build_dir: Path, entries: list, samples: int = 30, step_ms: int = 2000) -> dict:
     """RAM of the deployed .mpy set under MicroPython 1.27 (WebAssembly, 32-bit like the RP2040)."""
     from host_tools.micropython.fake_board import FakeBoard  # noqa: PLC0415
 
     with tempfile.TemporaryDirectory() as tmp:
         flash = Path(tmp) / "flash"
         shutil.copytree(build_dir, flash)
-        compile_mpy(Path(importlib.util.find_spec(FAKE_HW).origin), flash / "fake_hw.mpy", "fake_hw.py")
+        fake = Path(importlib.util.find_spec(FAKE_HW).origin).read_text()
+        src = Path(tmp) / "fake_hw.py"
+        src.write_text(folded_sources(entries, {"fake_hw": fake})["fake_hw"])
+        compile_mpy(src, flash / "fake_hw.mpy", "fake_hw.py")
         with FakeBoard(flash_dir=flash) as fake:
             out = Board(fake.url).run(*_play_commands(samples, step_ms))
     mem = _mem_lines(out)
@@ -147,7 +150,7 @@ def size_report(
         from host_tools.micropython.fake_board import FakeBoardError  # noqa: PLC0415
 
         try:
-            ram = emulated_ram(build_dir)
+            ram = emulated_ram(build_dir, entries)
         except FakeBoardError as e:
             lines += ["", f"RAM under MicroPython: not measured ({e})"]
     if ram is not None:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from host_tools.deploy import DeployError
 from host_tools.deploy.compile import compile_mpy, mpy_cross_binary
+from host_tools.deploy.fold import fold
 from host_tools.hw.oled_view import PALETTES, UNLIT, contrast_level
 from host_tools.micropython.runner import WASM_MODULE, MicroPythonError, ensure_node_deps
 from host_tools.simulator import keys as keymap
@@ -74,21 +75,35 @@ def _sources() -> list[tuple[str, Path]]:
 
 
 def compile_modules(tmp: Path) -> list[tuple[str, bytes]]:
-    """Every source compiled to .mpy as deploy does it: (path in MicroPython's file system, bytes)."""
+    """Every source compiled to .mpy as deploy does it, the firmware's constants folded into the
+    code that reads them (host_tools/deploy/fold.py): (path in MicroPython's file system, bytes)."""
     try:
         tool = mpy_cross_binary()
+        sources = _sources()
+        modules = {_module(fs_path): src.read_text() for fs_path, src in sources}
+        folded = fold(modules)
         out = []
-        for fs_path, src in _sources():
+        for fs_path, _src in sources:
             mpy_path = fs_path[: -len(".py")] + ".mpy"
             dst = tmp / mpy_path.lstrip("/")
             dst.parent.mkdir(parents=True, exist_ok=True)
-            compile_mpy(
-                src, dst, fs_path.rsplit("/", 1)[-1], tool
-            )  # the name tracebacks show, as on the device
+            src = dst.with_suffix(".src.py")
+            src.write_text(folded[_module(fs_path)])
+            # the name tracebacks show, as on the device
+            compile_mpy(src, dst, fs_path.rsplit("/", 1)[-1], tool)
             out.append((mpy_path, dst.read_bytes()))
     except DeployError as e:
         raise BuildError(str(e)) from None
     return out
+
+
+def _module(fs_path: str) -> str:
+    """The import name of a file of the page's file system: /fw/gin/cards.py -> gin.cards."""
+    parts = fs_path.split("/")[2:]
+    parts[-1] = parts[-1][: -len(".py")]
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
 
 def key_table() -> tuple[dict[str, list[int]], dict[str, str]]:
