@@ -330,10 +330,12 @@ class App:
         """Draw the pending message at row y; returns ms until its next frame (0: none or static)."""
         if self.msg is None:
             return 0
-        r = banner(c, self.msg, y, ticks_diff(now, self.msg_at), True)
-        if not self.msg_err:
-            # plain messages: a frame, not a block, so they don't shout
-            c.fill_rect(1, y + 1, 126, 5, 2)
+        if self.msg_err:
+            return banner(c, self.msg, y, ticks_diff(now, self.msg_at), True)
+        # plain messages: a frame, not a block, so they don't shout (drawn without XOR, which
+        # framebuf lacks: it would load the pure-Python canvas into a Pico's heap)
+        r = banner(c, self.msg, y, ticks_diff(now, self.msg_at), False)
+        c.rect(0, y, 128, 7, 1)
         return r
 
     def clear_msg(self):

@@ -462,3 +462,60 @@ def test_framebuf_canvas_equals_the_reference_on_micropython_for_every_primitive
     out = run_micropython(_MP_BOTH % (ops,))
     line = [x for x in out.splitlines() if x.startswith("BAD ")][-1]
     assert line == "BAD []", [ops[int(i)] for i in line[5:-1].split(",")[:5]]
+
+
+_MP_EDGES = r"""
+from ui.canvas import PyCanvas, FbCanvas
+from ui.font import SMALL, NORMAL
+py = PyCanvas()
+fb = FbCanvas()
+bad = []
+LONG = "Gin 25 \u00b7 Undercut 10 \u00b7 Big gin 31 \u00b7 Game 100 \u00b7 Line 20 \u00b7 Shutout \u00d72 \u2663\u2666"
+cases = [(LONG, x, y, c, f) for x in (-400, -130, 0, 3) for y in (0, 5) for c in (0, 1) for f in (0, 1)]
+cases += [("", 5, 5, 1, 0), ("", -3, 70, 0, 1)]
+for s, x, y, c, f in cases:
+    font = SMALL if f else NORMAL
+    for cv in (py, fb):
+        cv.fill(1 - c)
+    a = py.text(s, x, y, c, font)
+    b = fb.text(s, x, y, c, font)
+    if a != b or py.buf != fb.buf:
+        bad.append((len(s), x, y, c, f, a, b))
+reads = [(x, y) for x in (-1, 0, 60, 127, 128) for y in (-1, 0, 31, 63, 64)]
+if [py.pixel(x, y) for x, y in reads] != [fb.pixel(x, y) for x, y in reads]:
+    bad.append("pixel reads")
+print("BAD", bad)
+"""
+
+_MP_ALONE = r"""
+import sys
+from ui.canvas import FbCanvas
+from ui.font import NORMAL
+from ui import cardart
+fb = FbCanvas()
+fb.fill(0)
+fb.text("", 0, 0)
+fb.text("Gin 25 \u00b7 Undercut 10 \u00b7 Big gin 31 \u00b7 Game 100 \u00b7 Line 20 \u00b7 Shutout", -50, 8)
+fb.rect(1, 1, 30, 20, 1)
+fb.line(0, 0, 127, 63, 1)
+cardart.draw_card(fb, 40, 20, 7, dim=True)
+fb.pixel(3, 3)
+fb.pixel(-3, 3)
+print("ALONE", "ui.pycanvas" in sys.modules)
+fb.fill_rect(0, 0, 10, 10, 2)
+print("XOR", "ui.pycanvas" in sys.modules)
+"""
+
+
+def test_long_lines_empty_strings_and_pixel_reads_on_framebuf_are_the_references():
+    """A banner longer than two screens, empty strings and pixel reads (on and off the screen):
+    FbCanvas returns and draws what PyCanvas does."""
+    out = run_micropython(_MP_EDGES)
+    assert [x for x in out.splitlines() if x.startswith("BAD ")][-1] == "BAD []"
+
+
+def test_framebuf_canvas_loads_the_reference_only_for_xor():
+    """The firmware's drawing (text, long banners, lines, card art, pixel reads) never loads
+    ui.pycanvas into a Pico's heap; XOR, which framebuf lacks, does."""
+    out = run_micropython(_MP_ALONE).splitlines()
+    assert "ALONE False" in out and "XOR True" in out, out

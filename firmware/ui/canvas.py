@@ -15,13 +15,15 @@ bytes, line included.  Differences, all deliberate:
 - ``blit`` takes a bytes sprite (column-major VLSB, see ``blit``), not a framebuf.
 Everything clips at every edge; nothing raises for off-screen coordinates.
 
-On MicroPython ``Canvas`` is ``FbCanvas``: the same bytes, drawn by the
-firmware's C ``framebuf`` where it is hot (fills, lines, rectangles, sprite
-blits from a converted copy of each sprite table, text as blits of
-rendered strings kept per font).  ``PyCanvas`` stays the reference every host tool
-draws with, and the tests hold the two byte-identical (tests/test_canvas.py,
-tests/mp/test_canvas_mp.py).  XOR has no framebuf equivalent and stays in
-Python.
+On MicroPython ``Canvas`` is ``FbCanvas``, here: the same bytes, drawn by the
+firmware's C ``framebuf`` (fills, lines, rectangles, sprite blits from a
+converted copy of each sprite table, text as blits of rendered strings kept per
+font).  On CPython it is ``PyCanvas`` (ui.pycanvas), the pure-Python reference
+every host tool draws with; the tests hold the two byte-identical
+(tests/test_canvas.py, tests/mp/test_canvas_mp.py).  FbCanvas stands alone so
+that a Pico does not hold the reference's code in its heap: it loads ui.pycanvas
+only for what framebuf cannot do (XOR, reading a pixel), which the firmware's
+screens never ask for.
 """
 
 try:
@@ -32,411 +34,12 @@ except ImportError:
         return x
 
 
-from ui.font import NORMAL, text_width
+from ui.font import NORMAL, codes, text_width
 
 CLEAR = const(0)  # colour: unlit
 SET = const(1)  # colour: lit
 XOR = const(2)  # colour: invert what is there
 COPY = const(3)  # blit only: the sprite's box becomes exactly the sprite
-
-
-def _paint(buf, i, j, m, c):
-    # buf[i:j]: bits m lit (c 1), unlit (c 0) or inverted (XOR).  One loop per colour,
-    # deliberately: a test inside the loop doubles its cost on a Pico.
-    if c == XOR:
-        for k in range(i, j):
-            buf[k] ^= m
-    elif c:
-        for k in range(i, j):
-            buf[k] |= m
-    else:
-        m ^= 0xFF
-        for k in range(i, j):
-            buf[k] &= m
-
-
-class PyCanvas:
-    def __init__(self, width=128, height=64):
-        self.width = width
-        self.height = height
-        self.pages = (height + 7) >> 3
-        self.buf = bytearray(width * self.pages)
-        # One page row of each for slice stores; memoryview slices copy nothing.
-        self._zero = memoryview(bytes(width))
-        self._ones = memoryview(b"\xff" * width)
-
-    # --- whole screen ----------------------------------------------------
-
-    def fill(self, c):
-        if c == XOR or self.height & 7:
-            self.fill_rect(0, 0, self.width, self.height, c)
-            return
-        src = self._ones if c else self._zero
-        buf = self.buf
-        W = self.width
-        n = len(buf)
-        i = 0
-        while i < n:
-            buf[i : i + W] = src
-            i += W
-
-    # --- pixels and rectangles -------------------------------------------
-
-    def pixel(self, x, y, c=None):
-        if 0 <= x < self.width and 0 <= y < self.height:
-            i = (y >> 3) * self.width + x
-            b = 1 << (y & 7)
-            if c is None:
-                return 1 if self.buf[i] & b else 0
-            if c == XOR:
-                self.buf[i] ^= b
-            elif c:
-                self.buf[i] |= b
-            else:
-                self.buf[i] &= b ^ 0xFF
-        elif c is None:
-            return 0
-
-    def hline(self, x, y, w, c):
-        if y < 0 or y >= self.height or w < 1:
-            return
-        W = self.width
-        e = x + w
-        if x < 0:
-            x = 0
-        if e > W:
-            e = W
-        if x >= e:
-            return
-        i = (y >> 3) * W + x
-        _paint(self.buf, i, i + e - x, 1 << (y & 7), c)
-
-    def vline(self, x, y, h, c):
-        if x < 0 or x >= self.width or h < 1:
-            return
-        self._pages(x, 1, y, y + h, c)
-
-    def _pages(self, x, n, y, ye, c):
-        # Columns x..x+n-1 of rows y..ye-1 (x clipped already): one masked span per page.
-        if y < 0:
-            y = 0
-        if ye > self.height:
-            ye = self.height
-        W = self.width
-        buf = self.buf
-        while y < ye:
-            p = y >> 3
-            top = y - (p << 3)
-            bot = ye - (p << 3)
-            if bot > 8:
-                bot = 8
-            m = ((1 << bot) - 1) ^ ((1 << top) - 1)
-            i = p * W + x
-            if m == 0xFF and c != XOR and n > 1:
-                buf[i : i + n] = (self._ones if c else self._zero)[:n]
-            else:
-                _paint(buf, i, i + n, m, c)
-            y = (p + 1) << 3
-
-    def rect(self, x, y, w, h, c, f=False):
-        if f:
-            self.fill_rect(x, y, w, h, c)
-        elif c == XOR:
-            # Each outline pixel exactly once, or the corners would cancel.
-            if w < 1 or h < 1:
-                return
-            self.hline(x, y, w, c)
-            if h > 1:
-                self.hline(x, y + h - 1, w, c)
-            if h > 2:
-                self.vline(x, y + 1, h - 2, c)
-                if w > 1:
-                    self.vline(x + w - 1, y + 1, h - 2, c)
-        else:
-            # framebuf's four strokes, degenerate sizes included.
-            self.fill_rect(x, y, w, 1, c)
-            self.fill_rect(x, y + h - 1, w, 1, c)
-            self.fill_rect(x, y, 1, h, c)
-            self.fill_rect(x + w - 1, y, 1, h, c)
-
-    def fill_rect(self, x, y, w, h, c):
-        W = self.width
-        if w < 1 or h < 1 or x >= W or y >= self.height or x + w <= 0 or y + h <= 0:
-            return
-        e = x + w
-        if e > W:
-            e = W
-        if x < 0:
-            x = 0
-        self._pages(x, e - x, y, y + h, c)
-
-    # --- lines --------------------------------------------------------------
-
-    def line(self, x1, y1, x2, y2, c):
-        # Bresenham exactly as MicroPython's framebuf draws it, so both agree.
-        W = self.width
-        H = self.height
-        buf = self.buf
-        dx = x2 - x1
-        if dx > 0:
-            sx = 1
-        else:
-            dx = -dx
-            sx = -1
-        dy = y2 - y1
-        if dy > 0:
-            sy = 1
-        else:
-            dy = -dy
-            sy = -1
-        steep = dy > dx
-        if steep:
-            x1, y1 = y1, x1
-            dx, dy = dy, dx
-            sx, sy = sy, sx
-            lim_a = H  # x1 runs along y, y1 along x
-            lim_b = W
-        else:
-            lim_a = W
-            lim_b = H
-        e = 2 * dy - dx
-        dx2 = 2 * dx
-        dy2 = 2 * dy
-        for _ in range(dx):
-            if 0 <= x1 < lim_a and 0 <= y1 < lim_b:
-                if steep:
-                    k = (x1 >> 3) * W + y1
-                    b = 1 << (x1 & 7)
-                else:
-                    k = (y1 >> 3) * W + x1
-                    b = 1 << (y1 & 7)
-                if c == XOR:
-                    buf[k] ^= b
-                elif c:
-                    buf[k] |= b
-                else:
-                    buf[k] &= b ^ 0xFF
-            while e >= 0:
-                y1 += sy
-                e -= dx2
-            x1 += sx
-            e += dy2
-        self.pixel(x2, y2, c)
-
-    # --- text ---------------------------------------------------------------
-
-    def text(self, s, x, y, c=1, font=None):
-        """Draw s with its top-left at (x, y); return the x after the text.
-
-        Lit glyph pixels take colour c (0 clear, 1 set, 2 invert); the rest of
-        the cell is left alone, as framebuf.text does.
-        """
-        f = font if font is not None else NORMAL
-        if c != 0 and c != XOR:
-            c = 1
-        data = f.data
-        gw = f.width
-        ext = f.ext
-        box = f.box
-        W = self.width
-        buf = self.buf
-        p = y >> 3
-        s8 = y & 7
-        r8 = 8 - s8
-        pages = self.pages
-        lo_ok = 0 <= p < pages
-        spill = s8 != 0 and f.height + s8 > 8  # glyphs reach into the next page
-        hi_ok = spill and 0 <= p + 1 < pages
-        if not lo_ok and not hi_ok:
-            return x + text_width(s, f) + (1 if s else 0)
-        row = p * W
-        if c == 1 and lo_ok and (hi_ok or not spill):
-            # The common cases, kept lean: set pixels, every page needed on screen.  The glyph
-            # lookup repeats the general loop's below on purpose (a call per character costs
-            # more than the lookup on a Pico).
-            for ch in s:
-                o = ord(ch) - 32
-                if 0 <= o < 95:
-                    j = o * gw
-                    n = gw
-                else:
-                    k = ext.get(o + 32, box)
-                    j = k >> 4
-                    n = k & 15
-                if 0 <= x <= W - n:
-                    a = 0
-                    b = n
-                elif x < W and x + n > 0:
-                    a = -x if x < 0 else 0
-                    b = W - x if x + n > W else n
-                else:
-                    x += n + 1
-                    continue
-                i = row + x - j
-                if not spill:
-                    for q in range(j + a, j + b):
-                        buf[i + q] |= data[q] << s8
-                else:
-                    for q in range(j + a, j + b):
-                        v = data[q]
-                        if v:
-                            buf[i + q] |= (v << s8) & 0xFF
-                            buf[i + q + W] |= v >> r8
-                x += n + 1
-            return x
-        for ch in s:
-            o = ord(ch) - 32
-            if 0 <= o < 95:
-                j = o * gw
-                n = gw
-            else:
-                k = ext.get(o + 32, box)
-                j = k >> 4
-                n = k & 15
-            if x >= W or x + n <= 0:
-                x += n + 1
-                continue
-            a = -x if x < 0 else 0
-            b = W - x if x + n > W else n
-            i = row + x - j
-            for q in range(j + a, j + b):
-                v = data[q]
-                if v:
-                    k = i + q
-                    if lo_ok:
-                        m = (v << s8) & 0xFF
-                        if c == 1:
-                            buf[k] |= m
-                        elif c:
-                            buf[k] ^= m
-                        else:
-                            buf[k] &= m ^ 0xFF
-                    if hi_ok:
-                        m = v >> r8
-                        k += W
-                        if c == 1:
-                            buf[k] |= m
-                        elif c:
-                            buf[k] ^= m
-                        else:
-                            buf[k] &= m ^ 0xFF
-            x += n + 1
-        return x
-
-    def text_width(self, s, font=None):
-        """Pixels from the first column of s to its last (no trailing gap)."""
-        return text_width(s, font if font is not None else NORMAL)
-
-    # --- sprites ------------------------------------------------------------
-
-    def blit(self, data, x, y, w, h, c=1, off=0):
-        """Draw a w x h sprite stored in data[off:] at (x, y).
-
-        The sprite is column-major VLSB: for each column, (h + 7) >> 3 bytes
-        top page first, bit 0 = top row; bits below row h must be 0.  c is the
-        colour given to the sprite's lit pixels (0, 1, 2); c = COPY also clears
-        its unlit pixels, so the w x h box ends up exactly the sprite.
-        """
-        W = self.width
-        if w < 1 or h < 1 or x >= W or y >= self.height or x + w <= 0 or y + h <= 0:
-            return
-        buf = self.buf
-        np = (h + 7) >> 3
-        k0 = -x if x < 0 else 0
-        k1 = W - x if x + w > W else w
-        s = y & 7
-        r = 8 - s
-        pt = y >> 3
-        d = -pt if pt < 0 else 0
-        de = (h + s + 7) >> 3  # screen pages the sprite touches
-        if pt + de > self.pages:
-            de = self.pages - pt
-        elif d == 0 and np == 3 and h + s <= 30 and c != 0 and c != XOR:
-            # Card-sized (17..24 rows) and wholly on screen vertically: read
-            # each column once as one int (under 2**30, no bignum) and write
-            # each screen byte once.
-            self._blit3(data, off + k0 * 3, off + k1 * 3, pt * W + x + k0, s, h, de, c == COPY)
-            return
-        while d < de:
-            # Rows [a, b) of this screen page belong to the sprite; its low
-            # bits come from sprite page d, its high bits from page d - 1.
-            a = s - (d << 3)
-            if a < 0:
-                a = 0
-            b = s + h - (d << 3)
-            if b > 8:
-                b = 8
-            keep = (((1 << b) - 1) ^ ((1 << a) - 1)) ^ 0xFF if c == COPY else 0xFF
-            i = (pt + d) * W + x + k0
-            ie = i + k1 - k0
-            j0 = off + k0 * np + d  # sprite byte of page d, first column drawn
-            lo = d < np
-            hi = s != 0 and d > 0
-            j = j0
-            # Loops run over the screen index: range() with a variable step
-            # would allocate on MicroPython.
-            if c == COPY or c == 1:
-                if not hi:
-                    if s == 0 and keep == 0:
-                        for k in range(i, ie):
-                            buf[k] = data[j]
-                            j += np
-                    else:
-                        for k in range(i, ie):
-                            buf[k] = (buf[k] & keep) | ((data[j] << s) & 0xFF)
-                            j += np
-                elif lo:
-                    for k in range(i, ie):
-                        buf[k] = (buf[k] & keep) | ((data[j] << s) & 0xFF) | (data[j - 1] >> r)
-                        j += np
-                else:
-                    for k in range(i, ie):
-                        buf[k] = (buf[k] & keep) | (data[j - 1] >> r)
-                        j += np
-            else:
-                for k in range(i, ie):
-                    v = 0
-                    if lo:
-                        v = (data[j] << s) & 0xFF
-                    if hi:
-                        v |= data[j - 1] >> r
-                    if c:
-                        buf[k] ^= v
-                    else:
-                        buf[k] &= v ^ 0xFF
-                    j += np
-            d += 1
-
-    def _blit3(self, data, j0, j1, i, s, h, nd, copy):
-        # 3-page columns data[j0:j1] to screen pages from byte i, shifted down
-        # s rows; nd (3 or 4) screen pages, all on screen.
-        buf = self.buf
-        W = self.width
-        m = ((1 << h) - 1) << s
-        if copy:
-            k0 = (m & 0xFF) ^ 0xFF
-            k1 = ((m >> 8) & 0xFF) ^ 0xFF
-            k2 = ((m >> 16) & 0xFF) ^ 0xFF
-            k3 = (m >> 24) ^ 0xFF
-        else:
-            k0 = k1 = k2 = k3 = 0xFF
-        W2 = W + W
-        if nd == 3:
-            for j in range(j0, j1, 3):
-                v = (data[j] | (data[j + 1] << 8) | (data[j + 2] << 16)) << s
-                buf[i] = (buf[i] & k0) | (v & 0xFF)
-                buf[i + W] = (buf[i + W] & k1) | ((v >> 8) & 0xFF)
-                buf[i + W2] = (buf[i + W2] & k2) | (v >> 16)
-                i += 1
-        else:
-            W3 = W2 + W
-            for j in range(j0, j1, 3):
-                v = (data[j] | (data[j + 1] << 8) | (data[j + 2] << 16)) << s
-                buf[i] = (buf[i] & k0) | (v & 0xFF)
-                buf[i + W] = (buf[i + W] & k1) | ((v >> 8) & 0xFF)
-                buf[i + W2] = (buf[i + W2] & k2) | ((v >> 16) & 0xFF)
-                buf[i + W3] = (buf[i + W3] & k3) | (v >> 24)
-                i += 1
 
 
 try:
@@ -448,43 +51,58 @@ TEXT_STRIPS = const(24)  # rendered strings kept per font (about 100 bytes each)
 _MONO = 0 if framebuf is None else framebuf.MONO_VLSB
 
 
-class FbCanvas(PyCanvas):
-    """PyCanvas with framebuf doing the hot work (MicroPython only)."""
+class FbCanvas:
+    """The canvas drawn by framebuf (MicroPython only): PyCanvas's bytes, PyCanvas's API."""
 
     def __init__(self, width=128, height=64):
-        PyCanvas.__init__(self, width, height)
+        self.width = width
+        self.height = height
+        self.pages = (height + 7) >> 3
+        self.buf = bytearray(width * self.pages)
+        self._py = None  # the reference over the same bytes, made by _ref() on first use
         self.fb = framebuf.FrameBuffer(self.buf, width, height, _MONO)
         # blit palette for "clear where the source is lit": lit -> 0, unlit -> 1 = the key (skipped)
         self._clear_pal = framebuf.FrameBuffer(bytearray(2), 2, 1, _MONO)
         self._clear_pal.pixel(0, 0, 1)
         self._sheets = {}  # id(sprite data) -> (strip, bytes per sprite, strip width)
 
+    def _ref(self):
+        # PyCanvas drawing into these same bytes, for XOR and pixel reads: loaded only then.
+        if self._py is None:
+            from ui.pycanvas import PyCanvas
+
+            self._py = PyCanvas(self.width, self.height, self.buf)
+        return self._py
+
     def fill(self, c):
         if c == XOR:
-            PyCanvas.fill(self, c)
+            self._ref().fill(c)
         else:
             self.fb.fill(c)
 
     def pixel(self, x, y, c=None):
-        if c is None or c == XOR:
-            return PyCanvas.pixel(self, x, y, c)
-        self.fb.pixel(x, y, c)
+        if c is None:
+            return self.fb.pixel(x, y) or 0  # framebuf reads None off the screen, the reference 0
+        if c == XOR:
+            self._ref().pixel(x, y, c)
+        else:
+            self.fb.pixel(x, y, c)
 
     def hline(self, x, y, w, c):
         if c == XOR:
-            PyCanvas.hline(self, x, y, w, c)
+            self._ref().hline(x, y, w, c)
         else:
             self.fb.hline(x, y, w, c)
 
     def vline(self, x, y, h, c):
         if c == XOR:
-            PyCanvas.vline(self, x, y, h, c)
+            self._ref().vline(x, y, h, c)
         else:
             self.fb.vline(x, y, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
         if c == XOR:
-            PyCanvas.rect(self, x, y, w, h, c, f)
+            self._ref().rect(x, y, w, h, c, f)
         elif f:
             self.fb.fill_rect(x, y, w, h, c)
         else:
@@ -492,20 +110,22 @@ class FbCanvas(PyCanvas):
 
     def fill_rect(self, x, y, w, h, c):
         if c == XOR:
-            PyCanvas.fill_rect(self, x, y, w, h, c)
+            self._ref().fill_rect(x, y, w, h, c)
         else:
             self.fb.fill_rect(x, y, w, h, c)
 
     def line(self, x1, y1, x2, y2, c):
         if c == XOR:
-            PyCanvas.line(self, x1, y1, x2, y2, c)
+            self._ref().line(x1, y1, x2, y2, c)
         else:
             self.fb.line(x1, y1, x2, y2, c)
 
     def text(self, s, x, y, c=1, font=None):
         f = font if font is not None else NORMAL
-        if c == XOR or not s:
-            return PyCanvas.text(self, s, x, y, c, f)
+        if not s:
+            return x
+        if c == XOR:
+            return self._ref().text(s, x, y, c, f)
         strips = f.strips
         if strips is None:
             strips = {}
@@ -514,7 +134,10 @@ class FbCanvas(PyCanvas):
         if st is None:
             w = text_width(s, f)
             if w > 2 * self.width:
-                return PyCanvas.text(self, s, x, y, c, f)
+                # a banner longer than two screens (it scrolls by): two strips, so that none
+                # is a big buffer; each half is kept, and the banner's next frame reuses them
+                h = len(s) >> 1
+                return self.text(s[h:], self.text(s[:h], x, y, c, f), y, c, f)
             if len(strips) >= TEXT_STRIPS:
                 strips.clear()  # start afresh: popitem() may drop what was just added
             # the string made once into a one-page strip kept for next time: a glyph's columns
@@ -529,8 +152,8 @@ class FbCanvas(PyCanvas):
             ext = f.ext
             box = f.box
             x0 = 0
-            for ch in s:
-                o = ord(ch) - 32
+            for o in codes(s):
+                o -= 32
                 if 0 <= o < 95:
                     j = o * gw
                     n = gw
@@ -559,7 +182,7 @@ class FbCanvas(PyCanvas):
 
     def blit(self, data, x, y, w, h, c=1, off=0):
         if c == XOR:
-            PyCanvas.blit(self, data, x, y, w, h, c, off)
+            self._ref().blit(data, x, y, w, h, c, off)
             return
         sh = self._sheets.get(id(data))
         if sh is None:
@@ -584,4 +207,15 @@ class FbCanvas(PyCanvas):
             self.fb.blit(src, x, y, 1, self._clear_pal)
 
 
-Canvas = PyCanvas if framebuf is None else FbCanvas
+if framebuf is not None:
+    Canvas = FbCanvas
+
+
+def __getattr__(name):
+    # PyCanvas (and Canvas on CPython) from ui.pycanvas, imported only when asked for: a Pico's
+    # firmware never asks, and the reference's code stays out of its heap.
+    if name == "PyCanvas" or (name == "Canvas" and framebuf is None):
+        from ui.pycanvas import PyCanvas
+
+        return PyCanvas
+    raise AttributeError(name)

@@ -45,14 +45,42 @@ class Font:
         return k >> 4, k & 15
 
 
+def codes(s):
+    """The code points of s, to loop over: its UTF-8 bytes when s is ASCII, else a list.
+
+    Looping over a str makes each character a one-character string, and MicroPython interns
+    every one as a qstr that is never freed: drawing text would grow the qstr pool for good.
+    """
+    b = s.encode()
+    if len(b) == len(s):
+        return b
+    out = []
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+        elif c < 0xE0:
+            c = ((c & 0x1F) << 6) | (b[i + 1] & 0x3F)
+            i += 2
+        elif c < 0xF0:
+            c = ((c & 0x0F) << 12) | ((b[i + 1] & 0x3F) << 6) | (b[i + 2] & 0x3F)
+            i += 3
+        else:
+            c = ((c & 0x07) << 18) | ((b[i + 1] & 0x3F) << 12) | ((b[i + 2] & 0x3F) << 6) | (b[i + 3] & 0x3F)
+            i += 4
+        out.append(c)
+    return out
+
+
 def text_width(s, font):
     """Pixels from the first column of s to its last (no trailing gap)."""
     gw = font.width
     ext = font.ext
     box = font.box
     t = 0
-    for ch in s:
-        o = ord(ch)
+    for o in codes(s):
         if 31 < o < 127:
             t += gw + 1
         else:

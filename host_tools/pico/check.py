@@ -5,9 +5,9 @@
     python -m host_tools.pico --only link,expert --minutes 10
 
 Each scenario boots the files `make deploy` copies on the official MicroPython firmware (emulated
-RP2040, ../shared/pico), with main.py swapped for host_tools/pico/probe_main.py, which runs the
-real main.py and samples the heap after gc.collect() every second (free bytes and the largest free
-block), times the computer's decisions, and can fill the heap to show the crash path.  Buttons are
+RP2040, ../shared/pico), with main.py swapped for host_tools/pico/probe_main.py (compiled), which
+runs the real main.py and samples the heap after gc.collect() every second (free bytes and the
+largest free block), times the computer's decisions, and can fill the heap to show the crash path.  Buttons are
 pressed on a timeline of emulated time.  A scenario fails on a traceback, a MemoryError, a line in
 crash.log, a run that never reached its game, or a heap sample under the budget.
 """

@@ -17,9 +17,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from host_tools.deploy.compile import mpy_cross_binary
+
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "build" / "pico"
 PROBE_MAIN = Path(__file__).with_name("probe_main.py")
+PROBE_ENTRY = "from gin_probe import run\nrun()\n"  # main.py of a probed run
 FIRMWARE = "RPI_PICO-20251209-v1.27.0.uf2"
 BOOTROM = "bootrom_b1.ts"
 PINS = "UP=2,DOWN=3,LEFT=4,RIGHT=5,DRAW=6,DISCARD=7,KNOCK=8,MENU=9"  # device/pins.py's BUTTONS
@@ -84,8 +87,11 @@ def build_fs(
     if r.returncode != 0:
         raise RuntimeError("build_fs.sh failed:\n" + r.stdout + r.stderr)
     if probe:
+        # The probe compiled (gin_probe.mpy) and a two-line main.py: a main.py of its size would be
+        # compiled on the chip at every boot, and the compiler's peak charged to the game's heap.
         (out / "main.py").rename(out / "gin_main.py")
-        shutil.copyfile(PROBE_MAIN, out / "main.py")
+        subprocess.run([mpy_cross_binary(), "-o", str(out / "gin_probe.mpy"), str(PROBE_MAIN)], check=True)
+        (out / "main.py").write_text(PROBE_ENTRY)
     if settings is not None:
         (out / "settings.sav").write_bytes(settings)
     for name, data in (files or {}).items():

@@ -1,8 +1,9 @@
-# The Pico check's main.py (host_tools/pico): the deployed main.py runs unchanged (as gin_main),
-# with a probe in the watchdog's feed, which the loop calls once a step.  Every PERIOD_MS it
-# collects and prints the heap (free bytes and micropython.mem_info's largest free block); it
-# times every computer decision; PROBE_FILL (a file on the flash) makes it fill the heap and
-# raise, to show the crash path working with no memory left.  Its own cost: about 1 KB.
+# The Pico check's probe (host_tools/pico), compiled to gin_probe.mpy and started by a two-line
+# main.py: the deployed main.py runs unchanged (as gin_main), with a probe in the watchdog's feed,
+# which the loop calls once a step.  Every PERIOD_MS it collects and prints the heap (free bytes
+# and micropython.mem_info's largest free block); it times every computer decision; PROBE_FILL (a
+# file on the flash) makes it fill the heap and raise, to show the crash path working with no
+# memory left.  Its own cost: about 1 KB.
 import gc
 import sys
 import time
@@ -99,7 +100,8 @@ def _wrap():
     pico.start_watchdog = start_watchdog
 
 
-if __name__ == "__main__":  # main.py on the board; a host test imports the probe's parts
+def run():
+    """The board's main.py calls this (gin_probe.mpy); a host test imports the probe's parts."""
     _wrap()
     import gin_main
 

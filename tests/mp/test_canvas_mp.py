@@ -6,7 +6,7 @@ same bytes.
 
 from ui import cardart
 from ui.canvas import CLEAR, COPY, XOR, Canvas
-from ui.font import NORMAL, SMALL, text_width
+from ui.font import NORMAL, SMALL, codes, text_width
 
 
 def _digest(buf):
@@ -142,3 +142,11 @@ def test_copy_blit_replaces_and_or_blit_adds():
     cv.blit(b"\x03", 126, 62, 1, 2, 1)
     cv.blit(b"\x03", 127, 63, 1, 2, 1)
     assert _lit(cv) == 3
+
+
+def test_codes_are_the_code_points_of_any_text():
+    # ASCII as its bytes, anything else decoded from UTF-8 by hand: 1- to 4-byte characters
+    cases = ["", "Gin", "Knock with 7?", "\u2663\u2662\u2661\u2660", "a\u00b7b\u00d7", "\u2469 10"]
+    cases += ["x\U0001f0a1y", "\u00e9t\u00e9 \u2026", "\u007f\u0080\u07ff\u0800\uffff\U00010000"]
+    for s in cases:
+        assert list(codes(s)) == [ord(ch) for ch in s], s

@@ -5,6 +5,8 @@ identity is tests/test_ui_mp_frames.py; here the pieces are checked one by
 one, against values written in.
 """
 
+import sys
+
 from device.buttons import DOWN, DRAW, PRESS, RELEASE, RIGHT, SAMPLE_MS, UP, Debouncer
 from device.sleep import AWAKE, DIM, OFF, Idle
 from gin.cards import hand_of, parse_cards
@@ -118,3 +120,14 @@ def test_the_app_boots_to_the_title_and_plays_a_few_moves():
     hw.clock.advance(100)
     app.step()
     assert len(rnd.actions) >= 1 and app.view.sid == TABLE
+    # a plain message over the table (a frame), then an error (a block): neither XORs, so the
+    # pure-Python canvas never loads into a Pico's heap
+    app.say("Saved")
+    hw.clock.advance(50)
+    app.step()
+    app.say("Flash full", err=True)
+    hw.clock.advance(50)
+    app.step()
+    assert hw.display.shows > 2
+    if sys.implementation.name == "micropython":
+        assert "ui.pycanvas" not in sys.modules, "a screen drew with XOR"
