@@ -499,10 +499,13 @@ fb.text("Gin 25 \u00b7 Undercut 10 \u00b7 Big gin 31 \u00b7 Game 100 \u00b7 Line
 fb.rect(1, 1, 30, 20, 1)
 fb.line(0, 0, 127, 63, 1)
 cardart.draw_card(fb, 40, 20, 7, dim=True)
+cardart.draw_card(fb, 60, 20, 8, dim=True, invert=True)
+fb.fill_rect(-5, 60, 20, 10, 2)
+fb.fill(2)
 fb.pixel(3, 3)
 fb.pixel(-3, 3)
 print("ALONE", "ui.pycanvas" in sys.modules)
-fb.fill_rect(0, 0, 10, 10, 2)
+fb.text("x", 0, 0, 2)
 print("XOR", "ui.pycanvas" in sys.modules)
 """
 
@@ -515,7 +518,7 @@ def test_long_lines_empty_strings_and_pixel_reads_on_framebuf_are_the_references
 
 
 def test_framebuf_canvas_loads_the_reference_only_for_xor():
-    """The firmware's drawing (text, long banners, lines, card art, pixel reads) never loads
-    ui.pycanvas into a Pico's heap; XOR, which framebuf lacks, does."""
+    """The firmware's drawing (text, long banners, lines, card art inverted or not, XOR of
+    rectangles, pixel reads) never loads ui.pycanvas into a Pico's heap; XOR text does."""
     out = run_micropython(_MP_ALONE).splitlines()
     assert "ALONE False" in out and "XOR True" in out, out

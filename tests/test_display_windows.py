@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from device.display import WINDOW_COST, WINDOW_COST_SINGLE, FrameSender, Panel
+from device.display import DATA_WRITE_COST, GATHER, WINDOW_COST, WINDOW_COST_SINGLE, FrameSender, Panel
 
 from host_tools.hw.host_display import HostDisplay
 from host_tools.hw.i2c_bus import bus_with_ssd1306
@@ -132,10 +132,16 @@ def test_windows_give_the_glass_of_a_full_send_with_micropython_lib(seed, panel)
         sender.send(out, frame)
         assert model.glass().pixels == Glass.from_frame(frame).pixels
         assert sender.sent == wire_bytes(bus)
-        windows = sum(1 for t in bus.transactions if t.data[0] == 0x40)
-        assert sender.sent - sum(
-            len(t.data) - 1 for t in bus.transactions if t.data[0] == 0x40
-        ) == windows * (WINDOW_COST if panel else WINDOW_COST_SINGLE)
+        writes = sum(1 for t in bus.transactions if t.data[0] == 0x40)
+        if panel:  # a window's six address commands in one write
+            windows = sum(1 for t in bus.transactions if t.data[0] == 0x00)
+        else:  # one write each
+            windows = sum(1 for t in bus.transactions if t.data[0] == 0x80) // 6
+        # a window of several pages narrower than the screen goes one data write per page
+        assert (
+            sender.sent - sum(len(t.data) - 1 for t in bus.transactions if t.data[0] == 0x40)
+            == windows * (WINDOW_COST if panel else WINDOW_COST_SINGLE) + (writes - windows) * DATA_WRITE_COST
+        )
     assert model.warnings == []
 
 
@@ -154,6 +160,16 @@ def test_an_unchanged_frame_sends_nothing_and_a_small_change_a_small_window():
     d.bus.clear_log()
     d.show_frame(frame)
     assert sum(1 for t in d.bus.transactions if t.data[0] == 0x40) == 1
+    assert d.glass().pixels == Glass.from_frame(frame).pixels
+    # one bigger than GATHER goes as one window too (its address set once), a data write per
+    # page: the controller's pointer runs on through the window
+    for p in range(1, 7):
+        frame[p * 128 + 10 : p * 128 + 100] = bytes(range(p, p + 90))
+    d.bus.clear_log()
+    n = d.show_frame(frame, [(1, 6, 10, 99)])
+    spans = [len(t.data) - 1 for t in d.bus.transactions if t.data[0] == 0x40]
+    assert 90 * 6 > GATHER and spans == [90] * 6
+    assert n == WINDOW_COST + 90 * 6 + 5 * DATA_WRITE_COST
     assert d.glass().pixels == Glass.from_frame(frame).pixels
 
 

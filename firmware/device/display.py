@@ -29,6 +29,12 @@ SET_PAGE_ADDR = 0x22  # then first and last page
 WINDOW_COST = (
     10  # bytes on the wire a window costs besides its data: address + 0x00 + 6 commands, address + 0x40
 )
+# A window of several pages narrower than the screen is gathered into one data write when it
+# fits GATHER bytes (a cursor's cards: 88), else written page by page, which costs the address and
+# 0x40 again for each page after the first: a buffer for the largest window would keep 1 KB of a
+# Pico's heap for the rare screen change that is not a whole frame.
+GATHER = 256
+DATA_WRITE_COST = 2
 WINDOW_COST_SINGLE = 20  # the same with the six commands one write each (address, 0x80, command)
 GRAIN = 4  # columns: changed windows are found to this precision (a compare costs about a byte's time)
 TRIM_WIDER = 32  # a damaged span at least this wide is trimmed to what changed; a narrower one goes as is
@@ -51,8 +57,7 @@ class FrameSender:
         self.valid = False  # False: the controller's RAM is unknown, the next send is whole
         self.sent = 0  # bytes on the wire of the last send (commands and data, addresses included)
         self._lv = memoryview(self.last)
-        self._scratch = bytearray(n)
-        self._sv = memoryview(self._scratch)
+        self._sv = memoryview(bytearray(GATHER))
         w = width
         self._pv = [self._lv[p * w : p * w + w] for p in range(self.pages)]
         self._cmds = bytearray((0, SET_COL_ADDR, 0, 0, SET_PAGE_ADDR, 0, 0))
@@ -76,6 +81,8 @@ class FrameSender:
         n = 0
         for p0, p1, c0, c1 in out:
             n += WINDOW_COST + (p1 - p0 + 1) * (c1 - c0 + 1)
+            if c1 - c0 + 1 < W and (p1 - p0 + 1) * (c1 - c0 + 1) > GATHER:
+                n += (p1 - p0) * DATA_WRITE_COST  # send() writes such a window page by page
         if n > WINDOW_COST + W * P:
             return [(0, P - 1, 0, W - 1)]
         return out
@@ -199,7 +206,7 @@ class FrameSender:
                 i = p0 * W + c0
                 data = bv[i : i + w]
                 lv[i : i + w] = data
-            else:
+            elif w * (p1 - p0 + 1) <= GATHER:
                 # gather the rectangle page by page, the order horizontal addressing fills it;
                 # the last frame takes the same columns
                 sv = self._sv
@@ -211,6 +218,17 @@ class FrameSender:
                     lv[i : i + w] = src
                     k += w
                 data = sv[:k]
+            else:
+                # too big to gather: page by page, one data write each.  In horizontal addressing
+                # the controller's pointer runs on from write to write through the window; each
+                # write after the first costs the address and control bytes again.
+                for p in range(p0, p1 + 1):
+                    i = p * W + c0
+                    src = bv[i : i + w]
+                    lv[i : i + w] = src
+                    drv.write_data(src)
+                sent += (p1 - p0 + 1) * w + (p1 - p0) * DATA_WRITE_COST
+                continue
             drv.write_data(data)
             sent += len(data)
         self.valid = True

@@ -54,7 +54,7 @@ FULL_LIMIT = const(10)  # a hand's usual knock limit
 # this many 1/16 points of hard's best keep score are candidates; draw, knock,
 # discard: which decisions are searched.
 EXPERT = {
-    "budget": 900,
+    "budget": 400,
     "horizon": 24,
     "min_worlds": 6,
     "replays": 8,

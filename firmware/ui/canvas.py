@@ -21,9 +21,9 @@ converted copy of each sprite table, text as blits of rendered strings kept per
 font).  On CPython it is ``PyCanvas`` (ui.pycanvas), the pure-Python reference
 every host tool draws with; the tests hold the two byte-identical
 (tests/test_canvas.py, tests/mp/test_canvas_mp.py).  FbCanvas stands alone so
-that a Pico does not hold the reference's code in its heap: it loads ui.pycanvas
-only for what framebuf cannot do (XOR, reading a pixel), which the firmware's
-screens never ask for.
+that a Pico does not hold the reference's code in its heap: it inverts filled
+rectangles itself and loads ui.pycanvas only for the rest of XOR (lines, text,
+sprites), which framebuf cannot do and the firmware's screens never ask for.
 """
 
 try:
@@ -67,16 +67,47 @@ class FbCanvas:
         self._sheets = {}  # id(sprite data) -> (strip, bytes per sprite, strip width)
 
     def _ref(self):
-        # PyCanvas drawing into these same bytes, for XOR and pixel reads: loaded only then.
+        # PyCanvas drawing into these same bytes, for XOR but of rectangles: loaded only then.
         if self._py is None:
             from ui.pycanvas import PyCanvas
 
             self._py = PyCanvas(self.width, self.height, self.buf)
         return self._py
 
+    def _xor_rect(self, x, y, w, h):
+        # framebuf has no XOR: the rectangle's bits inverted page by page, here rather than by
+        # the reference, since the firmware does draw this one (the cards the result screen
+        # shows laid off are inverted so)
+        W = self.width
+        if x < 0:
+            w += x
+            x = 0
+        if y < 0:
+            h += y
+            y = 0
+        if x + w > W:
+            w = W - x
+        ye = y + h
+        if ye > self.height:
+            ye = self.height
+        if w < 1 or y >= ye:
+            return
+        buf = self.buf
+        while y < ye:
+            p = y >> 3
+            top = y - (p << 3)
+            bot = ye - (p << 3)
+            if bot > 8:
+                bot = 8
+            m = ((1 << bot) - 1) ^ ((1 << top) - 1)
+            i = p * W + x
+            for k in range(i, i + w):
+                buf[k] ^= m
+            y = (p + 1) << 3
+
     def fill(self, c):
         if c == XOR:
-            self._ref().fill(c)
+            self._xor_rect(0, 0, self.width, self.height)
         else:
             self.fb.fill(c)
 
@@ -101,7 +132,9 @@ class FbCanvas:
             self.fb.vline(x, y, h, c)
 
     def rect(self, x, y, w, h, c, f=False):
-        if c == XOR:
+        if c == XOR and f:
+            self._xor_rect(x, y, w, h)
+        elif c == XOR:
             self._ref().rect(x, y, w, h, c, f)
         elif f:
             self.fb.fill_rect(x, y, w, h, c)
@@ -110,7 +143,7 @@ class FbCanvas:
 
     def fill_rect(self, x, y, w, h, c):
         if c == XOR:
-            self._ref().fill_rect(x, y, w, h, c)
+            self._xor_rect(x, y, w, h)
         else:
             self.fb.fill_rect(x, y, w, h, c)
 
