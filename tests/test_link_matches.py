@@ -5,6 +5,7 @@ The 200 seeded matches here are played to the end by computer-driven people on a
 """
 
 import random
+import sys
 
 import pytest
 
@@ -299,7 +300,8 @@ def test_the_joiner_sees_the_rules_and_accepts_with_draw():
     p.peer.send(session.RULES, rules.to_bytes())
     p.run(200)
     assert p.app.view.sid == LINK_RULES
-    from ui.pages import rule_lines
+    assert "ui.rulelines" not in sys.modules  # the words made, their code let go for the match
+    from ui.rulelines import rule_lines
 
     assert p.app.view.lines == rule_lines(rules)  # the proposed rules, as the rules screen words them
     assert "Target: 150" in p.app.view.lines

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 
 import pytest
 
 import app as appmod
 from gin.rules import PRESET_TITLES, RuleSet
-from ui.pages import rule_lines
+from ui.rulelines import rule_lines
 from ui.screens import HELP, RESULT, RULES, RULES_TEXT, SETTINGS, STATS, TITLE
 
 from host_tools.hw.fake_hw import AutoPlayer
@@ -129,6 +130,8 @@ def test_the_rules_of_every_preset_and_variant(checked):
     for rs in _rule_sets():
         lines = rule_lines(rs)
         app.goto(RULES_TEXT, (rs, TITLE))
+        assert app.view.lines == lines
+        assert "ui.rulelines" not in sys.modules  # the words made, their code let go
         where(app, "rules " + lines[0])
         for _ in range(len(lines)):
             d.press("DOWN")

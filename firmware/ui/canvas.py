@@ -47,7 +47,10 @@ try:
 except ImportError:  # CPython: the pure-Python reference is the canvas
     framebuf = None
 
-TEXT_STRIPS = const(24)  # rendered strings kept per font (about 100 bytes each)
+# Rendered strings kept per font, about 100 bytes each with their key: 24 held 3 KB of a Pico's
+# heap by the end of a hand (the title's words among them), and a string drawn again costs only
+# its blit.
+TEXT_STRIPS = const(12)
 _MONO = 0 if framebuf is None else framebuf.MONO_VLSB
 
 

@@ -99,8 +99,10 @@ def forget_kept():
 
 
 # The legend changes with the cursor at the table (the card DISCARD throws, the count KNOCK
-# knocks on): the last few are kept, so moving along the hand copies them back.
-LEGENDS_KEPT = 16
+# knocks on): the last few are kept, so moving back along the hand copies them back.  Each
+# holds its words and a page of pixels, about 360 bytes: 16 held 5 KB of a Pico's heap by
+# the end of a hand, and a legend not kept redraws only the words that change (_rewords).
+LEGENDS_KEPT = 4
 _legends = {}
 
 

@@ -1,5 +1,6 @@
 """The link cable's screens: waiting for the other handheld, and the rules it proposes."""
 
+from launch import drop_module
 from ui import keys
 from ui.draw import center, header, legend, scrollbar
 from ui.font import NORMAL, SMALL
@@ -81,6 +82,10 @@ class LinkRules:
         except GinError as e:
             self.ok = False
             self.lines = wrap("Rules this handheld can't play: " + str(e))
+        finally:
+            # the words are made once: their code would stay in RAM through the match (2 KB of a
+            # Pico's heap), as the screen module goes when the match starts
+            drop_module("ui.rulelines")
 
     def key(self, app, b, kind):
         if kind != keys.PRESS and kind != keys.REPEAT:

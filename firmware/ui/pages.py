@@ -1,10 +1,10 @@
 """Pages of text: how to play, stats, the discard pile, the rules, passing the device."""
 
 from gin.levels import LEVELS
+from launch import drop_module
 from ui import keys
 from ui.draw import card_str, center, header, label, legend, level_title, scroll_lines, scrolled, verb
 from ui.font import NORMAL, SMALL
-from ui.rulelines import rule_lines
 from ui.screens import HELP as HELP_SCREEN
 from ui.screens import PASS_SCREEN, PILE, RULES_TEXT, STATS, TABLE, TEXT, TITLE
 
@@ -113,8 +113,12 @@ class RulesText(TextPage):
     sid = RULES_TEXT
 
     def __init__(self, app, arg):
+        from ui.rulelines import rule_lines
+
         rules, back_to = arg
-        TextPage.__init__(self, app, ("RULES", rule_lines(rules), back_to))
+        lines = rule_lines(rules)
+        drop_module("ui.rulelines")  # the words are made once: their code needn't stay in RAM
+        TextPage.__init__(self, app, ("RULES", lines, back_to))
 
 
 class Help:

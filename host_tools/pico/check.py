@@ -98,6 +98,19 @@ def blind_play(start: int, until: int, step: int = 600, first: str = "DRAW") -> 
     return out
 
 
+def cursor_timeline(until: int) -> list[str]:
+    """A new game, then the cursor five cards right and five back, every 350 ms: it moves at any
+    turn, so every press changes the glass and press -> glass times the cursor alone."""
+    out = ["1500 DRAW tap"]
+    t = 5000
+    i = 0
+    while t < until:
+        out.append(f"{t} {'RIGHT' if i % 10 < 5 else 'LEFT'} tap")
+        i += 1
+        t += 350
+    return out
+
+
 def menus_timeline() -> list[str]:
     """Every page the title reaches, then a game's pause menu and score sheet."""
     t = 1500
@@ -166,6 +179,8 @@ def scenarios(quick: bool, minutes: float) -> list[Scenario]:
         Scenario("watch", play_ms, WATCH, 2, buttons=["1500 DRAW tap"]),
         Scenario("pass", 120000, TWO_PEOPLE, buttons=blind_play(1500, 120000, 500)),
         Scenario("menus", 90000, buttons=menus_timeline()),
+        # the cursor along the hand and back, again and again: press -> glass of cursor moves
+        Scenario("cursor", 30000, level=0, buttons=cursor_timeline(30000)),
         Scenario("demo", 150000, buttons=[]),  # the demo starts after a minute on the title
         # switched off mid-hand, on again: the game resumes at the table (and plays on)
         Scenario("resume", quarter, level=2, buttons=blind_play(1500, quarter), resume=True),
