@@ -250,7 +250,8 @@ def test_package_json_lists_the_closure_for_mip():
     assert r.returncode == 0, r.stderr
     pj = json.loads((ROOT / "package.json").read_text())
     sources = {dev for dev, _ in pj["urls"]}
-    assert sources == {e.device.replace(".mpy", ".py") for e in import_closure(ROOT)}
+    # the title card is drawn by make deploy: mip copies the repository's files as they are
+    assert sources == {e.device.replace(".mpy", ".py") for e in import_closure(ROOT) if not e.drawn}
     assert all((ROOT / src).is_file() for _, src in pj["urls"])
     assert pj["deps"] == [["ssd1306", "latest"]]
 
@@ -514,3 +515,28 @@ def test_deploy_and_reset_flag_their_reset_so_the_next_boot_logs_no_hang(mini, b
     assert mpremote(board.url, "rm", ":" + RESET_FLAG).returncode == 0
     ok(make("reset", port=board.url))
     assert board.files().get(RESET_FLAG) == b"1"
+
+
+def test_the_deploy_draws_the_title_a_blank_flash_boots_to(tmp_path):
+    """make deploy puts the title card the app would keep on a blank flash: the first boot after it
+    shows the menu at once (firmware/ui/titlecard.py), and the card is this firmware's title."""
+    from app import App
+    from ui import titlecard
+
+    from host_tools.deploy import titlecard as deploy_card
+    from host_tools.hw.fake_hw import FakeHw
+
+    assert deploy_card.CARD_FILE == titlecard.CARD_FILE
+    entries = import_closure(ROOT)
+    (card,) = [e for e in entries if e.drawn]
+    assert card.device == titlecard.CARD_FILE and card.module is None
+    compile.build(entries, tmp_path / "mpy", quiet=True)
+    data = (tmp_path / "mpy" / card.device).read_bytes()
+    blank = FakeHw()
+    frame = titlecard.frame_of(data, titlecard.key_of(blank.storage))
+    assert frame is not None, "the card does not match a blank flash"
+    App(blank, True).step()
+    assert bytes(blank.display.frame) == frame  # the app's first frame is the card's picture
+    # a board with settings of its own: the card is not its title, that boot draws as before
+    hw = FakeHw(files={"settings.sav": b"GINs-not-a-default"})
+    assert titlecard.frame_of(data, titlecard.key_of(hw.storage)) is None

@@ -1,8 +1,8 @@
 """The deployed files on the emulated Pico (host_tools/pico): the short run of `make pico`.
 
 Skipped where ../shared/pico is absent (a user's clone: the emulator and the official firmware
-image live beside the repository in CI, not in it).  About three minutes: boot (on a blank flash, then
-with the title kept), a game against hard, a crash with the heap full, and two handhelds on a link cable to their first moves.
+image live beside the repository in CI, not in it).  About three minutes: boot (a blank board as make
+deploy leaves it, then with the title kept), a game against hard, a crash with the heap full, and two handhelds on a link cable to their first moves.
 """
 
 import pytest
@@ -31,12 +31,16 @@ def _run(work, name):
 
 
 def test_boot_play_and_the_heap_on_the_stock_firmware(work):
-    _sc, (boot,) = _run(work, "boot")
+    _sc, (boot,) = _run(work, "boot")  # a blank board after make deploy: the card it drew
     assert not boot.problems and boot.boot_ms, boot.problems
-    _sc, (kept,) = _run(work, "boot-kept")  # every boot but the first: the title kept last time
+    _sc, (kept,) = _run(work, "boot-kept")  # every boot after: the title the app kept last time
     assert not kept.problems and kept.boot_ms, kept.problems
-    # the card on the glass long before the app is up, and the app's first frame the same picture
-    assert kept.boot_ms < boot.boot_ms - 200, (kept.boot_ms, boot.boot_ms)
+    # the card on the glass before the app is up (without one: 0.75-0.8 s), and the app's first
+    # frame the same picture: the title's last change is the card's
+    assert boot.boot_ms <= check.MAX_BOOT_MS and kept.boot_ms <= check.MAX_BOOT_MS, (
+        boot.boot_ms,
+        kept.boot_ms,
+    )
     _sc, (game,) = _run(work, "hard")
     assert not game.problems, game.problems
     assert game.samples and game.min_free() > 0 and game.min_block() > 0

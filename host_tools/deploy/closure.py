@@ -17,8 +17,10 @@ from pathlib import Path
 
 from host_tools.deploy import ROOT, DeployError
 from host_tools.deploy.rp2 import DEVICE_MODULES
+from host_tools.deploy.titlecard import CARD_FILE
 
 ENTRY_FILES = ("boot.py", "main.py")  # run by name by MicroPython: deployed as source
+TITLE_CARD_MODULE = "ui.titlecard"  # a firmware that keeps its title gets one drawn by the deploy
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,9 @@ class Entry:
 
     device: str  # path on the board: "gin/cards.mpy", "main.py"
     source: Path  # where it comes from
-    module: str | None  # import name ("gin.cards"), None for boot.py/main.py
+    module: str | None  # import name ("gin.cards"), None for boot.py/main.py and the title card
     reason: str  # who imports it first: "main.py:12"
+    drawn: bool = False  # made by the deploy, not copied: the title card (host_tools/deploy/titlecard.py)
 
     @property
     def compiled(self) -> bool:
@@ -256,4 +259,12 @@ def closure(root: Path = ROOT) -> Closure:
                 need(name, why + " (dynamic)")
     if problems:
         raise DeployError("the import closure has problems:\n  " + "\n  ".join(sorted(set(problems))))
+    if any(e.module == TITLE_CARD_MODULE for e in entries.values()):
+        entries[CARD_FILE] = Entry(
+            CARD_FILE,
+            Path(__file__).with_name("titlecard.py"),
+            None,
+            "the title for a blank flash: the first boot shows it at once",
+            drawn=True,
+        )
     return Closure([entries[k] for k in sorted(entries)], device_modules)

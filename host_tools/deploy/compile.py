@@ -12,6 +12,7 @@ from pathlib import Path
 from host_tools.deploy import DEFAULT_BUILD, DeployError
 from host_tools.deploy.closure import Entry
 from host_tools.deploy.fold import fold
+from host_tools.deploy.titlecard import title_card
 
 TINY_ENTRY_BYTES = 8192  # entry files are compiled on the device at every boot
 
@@ -70,6 +71,8 @@ def build(entries: list[Entry], build_dir: Path = DEFAULT_BUILD, *, quiet: bool 
                 fresh = Path(tmp) / "out.mpy"
                 compile_mpy(src, fresh, e.device, tool)
                 data = fresh.read_bytes()
+            elif e.drawn:
+                data = title_card()
             else:
                 data = e.source.read_bytes()
             if out.exists() and out.read_bytes() == data:
@@ -95,7 +98,7 @@ def folded_sources(entries: list[Entry], extra: dict[str, str] | None = None) ->
     tests' fake hardware): it reads the constants as the firmware does, folded, since the
     deployed modules may no longer define them."""
     modules = {e.module: e.source.read_text() for e in entries if e.compiled}
-    stay_source = {e.device: e.source.read_text() for e in entries if not e.compiled}
+    stay_source = {e.device: e.source.read_text() for e in entries if not e.compiled and not e.drawn}
     out = fold(modules, stay_source)
     if extra:
         # Folded against the firmware but without a say in what it keeps: the deploy's set is

@@ -24,6 +24,8 @@ def package_json(root: Path = ROOT) -> dict:
         version = tomllib.loads(pp.read_text())["project"].get("version", version)
     urls = []
     for e in entries:
+        if e.drawn:
+            continue  # made by make deploy; mip copies the repository's files as they are
         dev = e.device if not e.compiled else e.device[: -len(".mpy")] + ".py"
         urls.append([dev, str(e.source.relative_to(root)).replace(os.sep, "/")])
     return {"urls": urls, "deps": [[DRIVER, "latest"]], "version": version}

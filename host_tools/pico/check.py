@@ -19,6 +19,7 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from host_tools.deploy.titlecard import title_card as deploy_title_card
 from host_tools.pico import emulator as emu
 
 # The budget of issue 21: every sample of every mode, on the stock firmware.
@@ -68,15 +69,9 @@ def game_record(mode: int, level: int, seed: int = 2021, moves: int = 24) -> byt
 def title_card(settings: bytes) -> bytes:
     """title.card as the app keeps it once it has drawn its title on a flash holding these
     settings: what the next boot shows before the app is loaded (firmware/ui/titlecard.py)."""
-    from app import App
     from savegame import SETTINGS_FILE
-    from ui.titlecard import CARD_FILE
 
-    from host_tools.hw.fake_hw import FakeHw
-
-    hw = FakeHw(files={SETTINGS_FILE: settings})
-    App(hw, True).step()
-    return hw.fs.files[CARD_FILE]
+    return deploy_title_card({SETTINGS_FILE: settings})
 
 
 # --- button timelines (emulated ms since power-on) ----------------------------------------------
@@ -155,22 +150,26 @@ class Scenario:
     link_faults: list[str] | None = None  # for a link run: run_link.mjs's fault options
     link: bool = False
     resume: bool = False  # boot with a match saved mid-hand (game_record): the start after a power cut
-    kept_title: bool = (
-        False  # boot with the title the app kept last time (title_card): every boot but the first
-    )
+    # boot with the title the app kept last time (title_card) for settings of the player's own;
+    # without, the flash is as make deploy leaves a blank board (the card it draws included)
+    kept_title: bool = False
+    blank: bool = False  # no settings file: the flash as make deploy leaves a blank board
 
 
 def scenarios(quick: bool, minutes: float) -> list[Scenario]:
     play_ms = int(minutes * 60000)
     if quick:
         return [
-            Scenario("boot", 3000, probe=False),
+            Scenario("boot", 3000, probe=False, blank=True),
             Scenario("boot-kept", 3000, probe=False, kept_title=True),
             Scenario("hard", 20000, level=2, buttons=blind_play(1500, 20000)),
             Scenario("crash", 14000, buttons=blind_play(1500, 4000), fill_heap=True),
             Scenario("link", 45000, LINK, link=True),
         ]
-    out = [Scenario("boot", 3000, probe=False), Scenario("boot-kept", 3000, probe=False, kept_title=True)]
+    out = [
+        Scenario("boot", 3000, probe=False, blank=True),
+        Scenario("boot-kept", 3000, probe=False, kept_title=True),
+    ]
     quarter = max(play_ms // 4, 60000)
     for i, lv in enumerate(LEVELS):
         ms = play_ms if lv == "expert" else quarter
@@ -291,7 +290,7 @@ def judge(sc: Scenario, f: Figures, budget: bool) -> None:
         if f.decisions and max(f.decisions) > MAX_DECISION_MS:
             f.problems.append(f"a computer decision took {max(f.decisions)} ms, budget {MAX_DECISION_MS}")
     # The budget is for a boot like every one but the first after a deploy: with the title kept.
-    if budget and sc.kept_title and (f.boot_ms is None or f.boot_ms > MAX_BOOT_MS):
+    if budget and not sc.probe and (f.boot_ms is None or f.boot_ms > MAX_BOOT_MS):
         f.problems.append(f"boot -> title {f.boot_ms} ms, budget {MAX_BOOT_MS}")
 
 
@@ -317,9 +316,8 @@ def run_scenario(sc: Scenario, fs_root: Path, budget: bool) -> list[Figures]:
         from ui.titlecard import CARD_FILE
 
         files[CARD_FILE] = title_card(settings_record(sc.mode, sc.level))
-    fs = emu.build_fs(
-        fs_root / sc.name, settings=settings_record(sc.mode, sc.level), files=files, probe=sc.probe
-    )
+    settings = None if sc.blank else settings_record(sc.mode, sc.level)
+    fs = emu.build_fs(fs_root / sc.name, settings=settings, files=files, probe=sc.probe)
     text = "\n".join(sc.buttons) + "\n"
     run = emu.run_one(sc.name, fs, sc.ms, text)
     f = read_run(sc.name, run, press_times(sc.buttons))
