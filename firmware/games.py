@@ -159,7 +159,7 @@ class Games:
         play.level = snap["level"]
         play.aiseed = snap["aiseed"]
         play.sort = snap["sort"]
-        play.match = snap["match"]
+        play.hold(snap["match"])
         play.hand_recorded = len(play.match.summaries)
         if has(play.mode, CONNECTS) and not self._resume_link(snap):
             play.match = None

@@ -34,6 +34,11 @@ YOUR_TURN = const(1)  # a computer moved and the turn is the person's again
 PASS_ON = const(2)  # the next move is the other person's: the handheld is passed
 HAND_OVER = const(3)  # the hand ended: its result
 
+# Finished hands whose actions a match keeps in memory (gin.match Match.kept): the cable
+# resends at most the hand before the live one (link/session.py _hand_actions) and a save
+# holds only the live hand's.  Keeping all of them grew a Pico's heap ~100 B a hand.
+HANDS_KEPT = const(1)
+
 
 class Play:
     """The play state the screens read (through the App) and the moves that change it."""
@@ -109,8 +114,13 @@ class Play:
 
     # --- the match ----------------------------------------------------------------------
 
-    def start_match(self, match):
+    def hold(self, match):
+        """Take match as the one in play (a new one, or one loaded from the save)."""
+        match.kept = HANDS_KEPT
         self.match = match
+
+    def start_match(self, match):
+        self.hold(match)
         self.hand_recorded = -1
         self.seat_computers()
         self.start_hand()

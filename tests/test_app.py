@@ -161,6 +161,33 @@ def test_watching_the_computer_play_itself_needs_no_button():
     assert a.level_shown == 0, "the screen dimmed while the computers played"
 
 
+def _hands_played(a, d, n):
+    for _ in range(2000):
+        if len(a.match.summaries) >= n or a.match.state == gmatch.GAME_OVER:
+            break
+        d.run(500)
+    return [bool(acts) for _d, acts in a.match.records]
+
+
+def test_the_app_keeps_only_the_last_finished_hands_actions_in_memory():
+    """A long match must not grow the heap hand by hand (a Pico's link run lost ~1.5 KB in 10
+    minutes): only the hand the cable may have to resend keeps its actions, here and after a
+    restart from the save."""
+    import play as playmod
+
+    hw, a, d = new_app(4242)
+    a.settings["mode"] = modes.WATCH
+    a.settings["rules"] = RuleSet(target=500).to_bytes()
+    d.press("DRAW")
+    assert _hands_played(a, d, 3)[-3:] == [False, False, True]
+    assert playmod.HANDS_KEPT == a.match.kept == 1
+    b = App(hw, resume=True)  # a restart mid-match: the match comes from the save
+    db = Driver(b, hw)
+    assert b.match.kept == 1
+    n = len(b.match.summaries)
+    assert _hands_played(b, db, n + 2)[-3:] == [False, False, True]
+
+
 # --- saves and restarts ------------------------------------------------------------------------
 
 

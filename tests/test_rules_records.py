@@ -137,6 +137,43 @@ def test_match_replay_and_restore_give_identical_scores():
     assert [c.totals for c in restored.columns] == [c.totals for c in m.columns]
 
 
+def _played_hands(m, hands, seed):
+    from gin.cards import Rng
+
+    rng = Rng(seed)
+    while len(m.summaries) < hands and m.state != GAME_OVER:
+        if m.state == HAND_OVER:
+            m.next_hand()
+        legal = m.legal_actions()
+        m.apply(legal[rng.below(len(legal))])
+    return m
+
+
+@pytest.mark.parametrize("kept", [0, 1, 2])
+def test_a_match_keeps_the_actions_of_its_last_kept_hands_only(kept):
+    """A handheld keeps one finished hand's actions (play.HANDS_KEPT): a long match no longer
+    grows the heap by a hand's actions every hand, and what it keeps is the hand as played."""
+    rules = gin_rules.RuleSet(target=500)
+    full = _played_hands(Match(rules, 8), 6, 3)
+    m = Match(rules, 8)
+    m.kept = kept
+    _played_hands(m, 6, 3)
+    assert len(m.records) == len(full.records) == 6
+    for i, (rec, whole) in enumerate(zip(m.records, full.records)):
+        assert rec[0] == whole[0]
+        assert rec[1] == (whole[1] if i >= 6 - kept else b"")
+    assert all(whole[1] for _d, whole in full.records)
+    assert m.summaries == full.summaries
+
+
+def test_keeping_fewer_hands_from_the_middle_of_a_match_lets_the_older_ones_go():
+    rules = gin_rules.RuleSet(target=500)
+    m = _played_hands(Match(rules, 8), 3, 3)
+    m.kept = 1
+    _played_hands(m, 4, 4)
+    assert [bool(acts) for _d, acts in m.records] == [False, False, False, True]
+
+
 def test_a_results_points_are_its_base_and_bonus_times_the_multiplier():
     """HandResult carries its base and bonus: the screens never re-derive them from the points."""
     from gin import ai

@@ -9,7 +9,11 @@ import machine
 
 from device import pins
 
-RX_BUFFER = 1024  # what the UART interrupt keeps between two loop steps (10 ms is 115 bytes)
+# What the UART interrupt keeps between two loop steps (10 ms of line is 115 bytes).  The channel
+# is stop-and-wait (link/channel.py): an honest peer has one frame of at most 52 bytes, an ACK
+# and a HELLO or PING on the line at a time, so 256 holds several steps' worth; bytes lost on a
+# longer step are resent.  The ring is on the heap (1024 was 0.8 KB more of a Pico's).
+RX_BUFFER = 256
 TX_BUFFER = 256  # a frame is at most 52 bytes: write() never waits for the line
 
 

@@ -67,6 +67,10 @@ class Match:
         self.wins = [0, 0]  # hands won in the match
         self.summaries = []  # (kind, winner, points, knocker) of each finished hand
         self.records = []  # (dealer, bytes of actions) of each finished hand
+        # How many finished hands keep their actions in memory; the older ones keep b"", as a
+        # restored match's do.  None (all of them) lets record() replay the whole match; a
+        # handheld keeps one (play.py), else the heap grows by a hand's actions every hand.
+        self.kept = None
         self.winner = -1
         self.state = PLAYING
         self.round = Round(rules, self.dealer, hand_seed(seed, 0), deck)
@@ -133,7 +137,12 @@ class Match:
         self.round.apply(a)
         if self.round.phase == OVER:
             self._record(self.round.result.summary())
-            self.records.append((self.round.dealer, bytes(self.round.actions)))
+            recs = self.records
+            recs.append((self.round.dealer, bytes(self.round.actions)))
+            i = len(recs) - 1 - (len(recs) if self.kept is None else self.kept)
+            while i >= 0 and recs[i][1]:
+                recs[i] = (recs[i][0], b"")
+                i -= 1
         return self
 
     def next_hand(self):
@@ -199,7 +208,8 @@ class Match:
     # --- records ---------------------------------------------------------------
 
     def record(self):
-        """(seed, [actions of each hand]) including the live hand: replays to this state."""
+        """(seed, [actions of each hand]) including the live hand: replays to this state
+        (when every hand kept its actions: ``kept`` None)."""
         hands = [acts for (_d, acts) in self.records]
         if self.state == PLAYING or self.round.phase != OVER:
             hands.append(bytes(self.round.actions))
