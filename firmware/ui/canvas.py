@@ -54,6 +54,19 @@ TEXT_STRIPS = const(12)
 _MONO = 0 if framebuf is None else framebuf.MONO_VLSB
 
 
+def page_masks(y, ye):
+    """(page, mask of its rows) for each 8-row page that rows y..ye-1 (clipped) touch: the
+    one walk over a column's pages, for this canvas's XOR and the pure-Python one's drawing."""
+    while y < ye:
+        p = y >> 3
+        top = y - (p << 3)
+        bot = ye - (p << 3)
+        if bot > 8:
+            bot = 8
+        yield p, ((1 << bot) - 1) ^ ((1 << top) - 1)
+        y = (p + 1) << 3
+
+
 class FbCanvas:
     """The canvas drawn by framebuf (MicroPython only): PyCanvas's bytes, PyCanvas's API."""
 
@@ -96,17 +109,10 @@ class FbCanvas:
         if w < 1 or y >= ye:
             return
         buf = self.buf
-        while y < ye:
-            p = y >> 3
-            top = y - (p << 3)
-            bot = ye - (p << 3)
-            if bot > 8:
-                bot = 8
-            m = ((1 << bot) - 1) ^ ((1 << top) - 1)
+        for p, m in page_masks(y, ye):
             i = p * W + x
             for k in range(i, i + w):
                 buf[k] ^= m
-            y = (p + 1) << 3
 
     def fill(self, c):
         if c == XOR:

@@ -8,7 +8,7 @@ pixel); the tests hold the two byte-identical (tests/test_canvas.py,
 tests/mp/test_canvas_mp.py).
 """
 
-from ui.canvas import COPY, XOR
+from ui.canvas import COPY, XOR, page_masks
 from ui.font import NORMAL, codes, text_width
 
 
@@ -97,19 +97,12 @@ class PyCanvas:
             ye = self.height
         W = self.width
         buf = self.buf
-        while y < ye:
-            p = y >> 3
-            top = y - (p << 3)
-            bot = ye - (p << 3)
-            if bot > 8:
-                bot = 8
-            m = ((1 << bot) - 1) ^ ((1 << top) - 1)
+        for p, m in page_masks(y, ye):
             i = p * W + x
             if m == 0xFF and c != XOR and n > 1:
                 buf[i : i + n] = (self._ones if c else self._zero)[:n]
             else:
                 _paint(buf, i, i + n, m, c)
-            y = (p + 1) << 3
 
     def rect(self, x, y, w, h, c, f=False):
         if f:
