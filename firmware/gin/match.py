@@ -52,6 +52,11 @@ class Column:
             self.box_bonus[p] = rules.box_bonus * self.wins[p]
 
 
+# The record of a finished hand whose actions are not in memory (dealer unknown): one shared
+# tuple, so that a long match adds no record objects to the heap.
+_GONE = (-1, b"")
+
+
 class Match:
     """A game (or a Hollywood match of three games) between players 0 and 1."""
 
@@ -67,8 +72,8 @@ class Match:
         self.wins = [0, 0]  # hands won in the match
         self.summaries = []  # (kind, winner, points, knocker) of each finished hand
         self.records = []  # (dealer, bytes of actions) of each finished hand
-        # How many finished hands keep their actions in memory; the older ones keep b"", as a
-        # restored match's do.  None (all of them) lets record() replay the whole match; a
+        # How many finished hands keep their actions in memory; the older ones become _GONE, as
+        # a restored match's are.  None (all of them) lets record() replay the whole match; a
         # handheld keeps one (play.py), else the heap grows by a hand's actions every hand.
         self.kept = None
         self.winner = -1
@@ -141,7 +146,7 @@ class Match:
             recs.append((self.round.dealer, bytes(self.round.actions)))
             i = len(recs) - 1 - (len(recs) if self.kept is None else self.kept)
             while i >= 0 and recs[i][1]:
-                recs[i] = (recs[i][0], b"")
+                recs[i] = _GONE
                 i -= 1
         return self
 
@@ -232,7 +237,7 @@ class Match:
         m = cls(rules, seed)
         for s in summaries:
             m._record(tuple(s))
-            m.records.append((-1, b""))
+            m.records.append(_GONE)
             if m.state == GAME_OVER:
                 return m
         m.state = PLAYING
