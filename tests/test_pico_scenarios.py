@@ -74,3 +74,20 @@ def test_the_probe_times_each_matchs_players_without_keeping_them_alive(monkeypa
     gc.collect()
     assert first() is None, "the probe keeps the last match's players alive"
     assert second().choose("obs") == 7 and capsys.readouterr().out.startswith("PROBE decide")
+
+
+def test_a_press_whose_frame_waited_for_the_probes_heap_sample_is_not_timed(tmp_path):
+    """The probe's sample (a collection, mem_info over the serial port) took 20 ms of a cursor
+    move's step now and then: press -> glass times the game, so such a press is left out."""
+    from host_tools.pico import emulator as emu
+
+    serial = "\n".join(
+        ["PROBE heap 1008 100000", " No. of 1-blocks: 1, 2-blocks: 1, max blk sz: 9, max free sz: 3000"]
+    )
+    frames = [{"tMs": 500.0, "on": True, "lit": 900}, {"tMs": 1031.0, "on": True, "lit": 901}]
+    frames.append({"tMs": 2012.5, "on": True, "lit": 902})
+    run = emu.Run(out=tmp_path, serial=serial, frames=frames, reboots=0)
+    f = check.read_run("cursor", run, [1000, 2000])
+    assert f.presses == [12.5] and f.probed == 1
+    assert f.samples == [(1008, 100000, 3000 * check.BLOCK)]
+    assert "12.5 / 12.5 (1 with a sample, untimed)" in check.table([f])

@@ -213,6 +213,7 @@ class Figures:
     samples: list[tuple[int, int, int]] = field(default_factory=list)  # (ms, free, largest block)
     decisions: list[int] = field(default_factory=list)
     presses: list[float] = field(default_factory=list)  # press -> the glass changes, ms
+    probed: int = 0  # presses not timed: the probe sampled the heap before their frame
     boot_ms: float | None = None
     problems: list[str] = field(default_factory=list)
     crash_log: str = ""
@@ -254,10 +255,17 @@ def read_run(name: str, run: emu.Run, press_times: list[int]) -> Figures:
         before = [fr["tMs"] for fr in lit if first_press is None or fr["tMs"] < first_press]
         f.boot_ms = max(before) if before else None  # the title, whole: its last change before a press
     times = [fr["tMs"] for fr in frames]
+    sampled = [s[0] for s in f.samples]
     for t in press_times:
         after = [x for x in times if x > t]
-        if after:
-            f.presses.append(after[0] - t)
+        if not after:
+            continue
+        if any(t <= s <= after[0] for s in sampled):
+            # the probe's own sample (a collection, mem_info over the serial port) came between
+            # the press and the glass: that's the instrument's time, not the game's
+            f.probed += 1
+            continue
+        f.presses.append(after[0] - t)
     return f
 
 
@@ -338,6 +346,8 @@ def table(figs: list[Figures]) -> str:
     for f in figs:
         dec = f"{statistics.median(f.decisions):.0f} / {max(f.decisions)}" if f.decisions else "-"
         pr = f"{statistics.median(f.presses):.1f} / {max(f.presses):.1f}" if f.presses else "-"
+        if f.probed:
+            pr += f" ({f.probed} with a sample, untimed)"
         boot = f"{f.boot_ms:.0f}" if f.boot_ms is not None and f.name.startswith("boot") else "-"
         res = "ok" if not f.problems else "; ".join(f.problems)[:300]
         rows.append(
