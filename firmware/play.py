@@ -36,7 +36,7 @@ HAND_OVER = const(3)  # the hand ended: its result
 
 # Finished hands whose actions a match keeps in memory (gin.match Match.kept): the cable
 # resends at most the hand before the live one (link/session.py _hand_actions) and a save
-# holds only the live hand's.  Keeping all of them grew a Pico's heap ~100 B a hand.
+# holds only the live hand's.  Keeping all of them grew a Pico's heap ~135 B a hand.
 HANDS_KEPT = const(1)
 
 

@@ -144,10 +144,11 @@ class Match:
             self._record(self.round.result.summary())
             recs = self.records
             recs.append((self.round.dealer, bytes(self.round.actions)))
-            i = len(recs) - 1 - (len(recs) if self.kept is None else self.kept)
-            while i >= 0 and recs[i][1]:
-                recs[i] = _GONE
-                i -= 1
+            if self.kept is not None:
+                i = len(recs) - 1 - self.kept  # the newest hand past those kept; older ones went before
+                while i >= 0 and recs[i] is not _GONE:
+                    recs[i] = _GONE
+                    i -= 1
         return self
 
     def next_hand(self):
